@@ -48,7 +48,7 @@ export const cn23ProductSchema = z.object({
   /** Not in the interface document. Sent only when the shop enables it (see docs/decisions). */
   hs_code: z
     .string()
-    .regex(/^[0-9]{6,10}$/)
+    .regex(/^[0-9]{6,13}$/)
     .optional(),
 });
 export type Cn23Product = z.infer<typeof cn23ProductSchema>;

@@ -1,0 +1,17 @@
+/**
+ * Admin context for app routes. In a real install: Shopify's embedded authentication. In demo mode (local only,
+ * refused in production by config.server.ts): the demo shop's offline session, so the pages open outside the admin.
+ */
+import { config } from "./config.server";
+import { authenticate, unauthenticated } from "./shopify.server";
+
+export const DEMO_SHOP = "etiquette-demo.myshopify.com";
+
+export async function requireAdmin(request: Request) {
+  if (config().ETIQUETTE_DEMO) {
+    const { admin, session } = await unauthenticated.admin(DEMO_SHOP);
+    return { admin, session, shop: session.shop, demo: true as const };
+  }
+  const { admin, session } = await authenticate.admin(request);
+  return { admin, session, shop: session.shop, demo: false as const };
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, encryptionKeys, parseConfig } from "./config.server";
+
+const KEY = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+const valid = {
+  SHOPIFY_API_KEY: "key",
+  SHOPIFY_API_SECRET: "secret",
+  SHOPIFY_APP_URL: "https://app.example.com",
+  ENCRYPTION_KEY: KEY,
+};
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("parseConfig", () => {
+  it("fills the defaults: SQLite, staging on the local sandbox, no production URL, demo off", () => {
+    const config = parseConfig(valid);
+    expect(config.DATABASE_URL).toBe("file:./prisma/dev.sqlite");
+    expect(config.LABEL_SERVICE_STAGING_URL).toBe("http://127.0.0.1:4010");
+    expect(config.LABEL_SERVICE_PRODUCTION_URL).toBeUndefined();
+    expect(config.LABEL_SERVICE_GENERATE_TIMEOUT_MS).toBe(60_000);
+    expect(config.LABEL_SERVICE_TIMEOUT_MS).toBe(15_000);
+    expect(config.ETIQUETTE_DEMO).toBe(false);
+    expect(config.ENCRYPTION_KEY).toHaveLength(32);
+  });
+
+  it("names every missing variable", () => {
+    const problems = problemsOf({});
+    for (const name of ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "ENCRYPTION_KEY"]) {
+      expect(problems.some((problem) => problem.startsWith(name)), name).toBe(true);
+    }
+  });
+
+  it("names malformed variables without echoing secrets", () => {
+    const problems = problemsOf({
+      ...valid,
+      ENCRYPTION_KEY: "too-short-secret",
+      DATABASE_URL: "mysql://db",
+      SHOPIFY_APP_URL: "not a url",
+      PORT: "eighty",
+    });
+    expect(problems.join("\n")).toMatch(/^ENCRYPTION_KEY must be 32 bytes/m);
+    expect(problems.join("\n")).toMatch(/^DATABASE_URL must start with "file:"/m);
+    expect(problems.join("\n")).toMatch(/^SHOPIFY_APP_URL /m);
+    expect(problems.join("\n")).toMatch(/^PORT /m);
+    expect(problems.join("\n")).not.toContain("too-short-secret");
+  });
+
+  it("accepts a base64 key and PostgreSQL URLs", () => {
+    const config = parseConfig({
+      ...valid,
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      DATABASE_URL: "postgresql://etiquette@db:5432/etiquette",
+    });
+    expect(config.ENCRYPTION_KEY.equals(Buffer.alloc(32, 7))).toBe(true);
+  });
+
+  it("refuses demo mode in production, and demo mode without the emulator URL", () => {
+    expect(problemsOf({ ...valid, NODE_ENV: "production", ETIQUETTE_DEMO: "1", SHOPIFY_ADMIN_EMULATOR_URL: "http://127.0.0.1:4020" })).toEqual([
+      expect.stringMatching(/^ETIQUETTE_DEMO demo mode cannot run with NODE_ENV=production/),
+    ]);
+    expect(problemsOf({ ...valid, ETIQUETTE_DEMO: "1" })).toEqual([expect.stringMatching(/^SHOPIFY_ADMIN_EMULATOR_URL is required/)]);
+  });
+});
+
+describe("encryptionKeys", () => {
+  it("returns the current key and the previous ones by version", () => {
+    const previous = Buffer.alloc(32, 1).toString("hex");
+    const keys = encryptionKeys(parseConfig({ ...valid, ENCRYPTION_KEY_VERSION: "2", ENCRYPTION_PREVIOUS_KEYS: `1:${previous}` }));
+    expect([...keys.keys()].sort()).toEqual([1, 2]);
+    expect(keys.get(1)?.toString("hex")).toBe(previous);
+  });
+
+  it("rejects a malformed previous key", () => {
+    expect(() => encryptionKeys(parseConfig({ ...valid, ENCRYPTION_PREVIOUS_KEYS: "one:abc" }))).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The one place shopifyApp() is configured. Admin API version pinned to 2026-10.
+ * Webhooks are declared in shopify.app.toml (app-specific subscriptions), not registered here.
+ */
+import "@shopify/shopify-app-remix/adapters/node";
+import { ApiVersion, AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import { config } from "./config.server";
+import prisma from "./db.server";
+import { installDemoAdminEndpoint } from "./demo/admin-endpoint.server";
+
+export const API_VERSION = ApiVersion.October26;
+
+const env = config();
+
+if (env.ETIQUETTE_DEMO && env.SHOPIFY_ADMIN_EMULATOR_URL) {
+  // Demo only (refused in production by config): the same Admin client code, pointed at the local emulator.
+  installDemoAdminEndpoint(env.SHOPIFY_ADMIN_EMULATOR_URL);
+}
+
+const LOG_LEVELS = {
+  debug: LogSeverity.Debug,
+  info: LogSeverity.Info,
+  warn: LogSeverity.Warning,
+  error: LogSeverity.Error,
+} as const;
+
+const shopify = shopifyApp({
+  apiKey: env.SHOPIFY_API_KEY,
+  apiSecretKey: env.SHOPIFY_API_SECRET,
+  apiVersion: API_VERSION,
+  scopes: env.SCOPES?.split(",").map((scope) => scope.trim()),
+  appUrl: env.SHOPIFY_APP_URL,
+  authPathPrefix: "/auth",
+  sessionStorage: new PrismaSessionStorage(prisma),
+  distribution: AppDistribution.AppStore,
+  isEmbeddedApp: true,
+  logger: { level: LOG_LEVELS[env.LOG_LEVEL] },
+  future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
+  ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
+});
+
+export default shopify;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const sessionStorage = shopify.sessionStorage;
