@@ -28,11 +28,10 @@ export default defineConfig({
       ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
       future: {
         v3_fetcherPersist: true,
-        v3_relativeRoutePath: true,
+        v3_relativeSplatPath: true,
         v3_throwAbortReason: true,
         v3_lazyRouteDiscovery: true,
         v3_singleFetch: true,
-        v3_routeConfig: false,
       },
     }),
     tsconfigPaths(),

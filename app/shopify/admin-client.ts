@@ -9,6 +9,12 @@ export interface AdminGraphqlClient {
   graphql(query: string, options?: { variables?: Record<string, unknown> }): Promise<Response>;
 }
 
+/**
+ * Compile-time link between codegen and zod: `true` only when every response the generated type allows (from the
+ * pinned schema) is accepted by the zod schema we parse it with.
+ */
+export type MatchesGenerated<Generated, Schema extends z.ZodType> = [Generated] extends [z.input<Schema>] ? true : never;
+
 export type AdminErrorKind = "throttled" | "graphql" | "http" | "shape" | "user_errors";
 
 export class AdminApiError extends Error {

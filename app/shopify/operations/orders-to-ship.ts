@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { runAdmin, type AdminGraphqlClient } from "../admin-client";
+import type { OrdersToShipQuery } from "../../types/admin.generated";
+import { runAdmin, type AdminGraphqlClient, type MatchesGenerated } from "../admin-client";
 
 export const ORDERS_TO_SHIP_QUERY = `#graphql
   query OrdersToShip($first: Int, $last: Int, $after: String, $before: String, $query: String) {
@@ -38,8 +39,11 @@ const orderRowSchema = z.object({
   name: z.string(),
   createdAt: z.string(),
   displayFulfillmentStatus: z.string(),
-  totalWeight: z.union([z.string(), z.number()]).nullable().transform((value) => (value == null ? null : Number(value))),
-  shippingAddress: z.object({ city: z.string().nullable(), countryCodeV2: z.string().nullable() }).nullable(),
+  totalWeight: z
+    .union([z.string(), z.number()])
+    .nullish()
+    .transform((value) => (value == null ? null : Number(value))),
+  shippingAddress: z.object({ city: z.string().nullish(), countryCodeV2: z.string().nullish() }).nullish(),
 });
 export type OrderToShip = z.infer<typeof orderRowSchema>;
 
@@ -49,11 +53,13 @@ const dataSchema = z.object({
     pageInfo: z.object({
       hasNextPage: z.boolean(),
       hasPreviousPage: z.boolean(),
-      startCursor: z.string().nullable(),
-      endCursor: z.string().nullable(),
+      startCursor: z.string().nullish(),
+      endCursor: z.string().nullish(),
     }),
   }),
 });
+
+const _generatedShapeIsAccepted: MatchesGenerated<OrdersToShipQuery, typeof dataSchema> = true;
 
 export const ORDERS_PAGE_SIZE = 25;
 
