@@ -6,7 +6,7 @@ import tsconfigPaths from "vite-tsconfig-paths";
 const host = new URL(process.env.SHOPIFY_APP_URL || "http://localhost").hostname;
 const hmrConfig =
   host === "localhost"
-    ? { protocol: "ws", host: "localhost", port: 64999, clientPort: 64999 }
+    ? { protocol: "ws", host: "localhost", port: Number(process.env.HMR_PORT || 64999), clientPort: Number(process.env.HMR_PORT || 64999) }
     : { protocol: "wss", host, port: parseInt(process.env.FRONTEND_PORT ?? "8002", 10), clientPort: 443 };
 
 declare module "@remix-run/node" {

@@ -3,13 +3,13 @@
  * refused in production by config.server.ts): the demo shop's offline session, so the pages open outside the admin.
  */
 import { config } from "./config.server";
+import { DEMO_SHOP_DOMAIN } from "./demo/seed-demo-shop.server";
 import { authenticate, unauthenticated } from "./shopify.server";
 
-export const DEMO_SHOP = "etiquette-demo.myshopify.com";
 
 export async function requireAdmin(request: Request) {
   if (config().ETIQUETTE_DEMO) {
-    const { admin, session } = await unauthenticated.admin(DEMO_SHOP);
+    const { admin, session } = await unauthenticated.admin(DEMO_SHOP_DOMAIN);
     return { admin, session, shop: session.shop, demo: true as const };
   }
   const { admin, session } = await authenticate.admin(request);

@@ -1,0 +1,21 @@
+/**
+ * Tracking company names for Shopify. Shopify recognises known carrier names and builds tracking links itself;
+ * for any other carrier we send the service's name plus the tracking URL.
+ */
+const SHOPIFY_COMPANY_BY_CARRIER: Record<string, string> = {
+  dhl: "DHL Express",
+  "dhl express": "DHL Express",
+  colissimo: "Colissimo",
+  chronopost: "Chronopost",
+  "la poste": "La Poste",
+  ups: "UPS",
+  fedex: "FedEx",
+  gls: "GLS",
+  dpd: "DPD",
+};
+
+export function shopifyTrackingInfo(carrierName: string, trackingNumber: string, trackingUrl: string) {
+  const known = SHOPIFY_COMPANY_BY_CARRIER[carrierName.trim().toLowerCase()];
+  // Always send the service's URL: it is the page the label service maintains for this parcel.
+  return { company: known ?? carrierName.trim(), number: trackingNumber, url: trackingUrl, knownToShopify: Boolean(known) };
+}

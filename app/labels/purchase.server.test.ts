@@ -1,0 +1,204 @@
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../../test/helpers/test-db";
+import type { LabelRequest } from "../label-service/contract";
+import {
+  nextLabelIndex,
+  purchaseLabel,
+  RECONCILE_BACKOFF_MS,
+  reconcileAttempt,
+  releaseReviewedAttempt,
+  type GenerateOutcome,
+  type LabelServicePort,
+  type RemoteLabel,
+} from "./purchase.server";
+import { allocateCustomReference, formatReference } from "./references.server";
+
+const database = createTestDatabase();
+const db = database.prisma;
+afterAll(() => database.close());
+
+const SHOP = "shop-a.myshopify.com";
+const ORDER = "gid://shopify/Order/1001";
+
+function request(customReference: string): LabelRequest {
+  return {
+    weight: "1200",
+    width: "30",
+    height: "20",
+    length: "10",
+    carrier_name: "Dhl",
+    carrier_service_name: "n",
+    custom_reference: customReference,
+    description: "Books",
+    sender: {
+      lastname: "Durand", firstname: "Anne", address_line1: "1 rue de Rivoli", address_line2: "", country: "FR",
+      city: "Paris", zip: "75001", phone1: "+33612345678", email: "shop@example.fr", company_name: "Librairie", labelType: "PDF_A4_300dpi",
+    },
+    recipient: { lastname: "Muster", firstname: "Max", address_line1: "Bahnhofstrasse 1", country: "CH", city: "Zürich", zip: "8001", email: "max@example.ch" },
+  };
+}
+
+/** A label service double that records calls; each outcome can be scripted. */
+function fakeService(script: Array<GenerateOutcome | "create"> = []) {
+  const bought = new Map<string, RemoteLabel>();
+  const calls: string[] = [];
+  let counter = 0;
+  const service: LabelServicePort & { calls: string[]; bought: Map<string, RemoteLabel>; delayMs: number } = {
+    calls,
+    bought,
+    delayMs: 0,
+    async generateLabel(req) {
+      calls.push(req.custom_reference);
+      if (service.delayMs) await new Promise((resolve) => setTimeout(resolve, service.delayMs));
+      const next = script.shift() ?? "create";
+      if (next !== "create") return next;
+      counter += 1;
+      const label = { id: `L${counter}`, reference: `JD0000${counter}`, label_url: `https://s.test/l/${counter}.pdf`, tracking_url: `https://s.test/t/${counter}` };
+      bought.set(req.custom_reference, { ...label, custom_reference: req.custom_reference });
+      return { status: "created", label: { ...label, message: "ok" } } as GenerateOutcome;
+    },
+    async findLabelByReference(reference) {
+      return bought.get(reference) ?? null;
+    },
+  };
+  return service;
+}
+
+const input = { shop: SHOP, environment: "staging" as const, orderId: ORDER, orderName: "#1001", buildRequest: request };
+
+beforeEach(async () => {
+  await db.purchaseAttempt.deleteMany();
+  await db.label.deleteMany();
+  await db.referenceCounter.deleteMany();
+});
+
+describe("custom references", () => {
+  it("are <YYYYMMDD>-<counter>, per shop and per day", async () => {
+    const day = new Date("2020-12-18T09:00:00Z");
+    expect(await allocateCustomReference(db, SHOP, day)).toBe("20201218-001");
+    expect(await allocateCustomReference(db, SHOP, day)).toBe("20201218-002");
+    expect(await allocateCustomReference(db, "other.myshopify.com", day)).toBe("20201218-001");
+    expect(await allocateCustomReference(db, SHOP, new Date("2020-12-19T09:00:00Z"))).toBe("20201219-001");
+    expect(formatReference("20201218", 13)).toBe("20201218-013");
+  });
+
+  it("never repeat under concurrency", async () => {
+    const refs = await Promise.all(Array.from({ length: 20 }, () => allocateCustomReference(db, SHOP)));
+    expect(new Set(refs).size).toBe(20);
+  });
+});
+
+describe("purchaseLabel", () => {
+  it("records the attempt before calling, then stores the label", async () => {
+    const service = fakeService();
+    const result = await purchaseLabel({ db, service }, input);
+    expect(result.status).toBe("created");
+    if (result.status !== "created") return;
+    expect(result.label).toMatchObject({ shop: SHOP, orderId: ORDER, trackingNumber: "JD00001", carrierName: "Dhl", labelFormat: "PDF_A4_300dpi" });
+    const attempt = await db.purchaseAttempt.findFirstOrThrow();
+    expect(attempt).toMatchObject({ status: "CREATED", labelId: result.label.id, customReference: service.calls[0] });
+    expect(JSON.parse(attempt.requestJson).custom_reference).toBe(service.calls[0]);
+  });
+
+  it("a second click returns the existing label and never calls the service again", async () => {
+    const service = fakeService();
+    await purchaseLabel({ db, service }, input);
+    const again = await purchaseLabel({ db, service }, input);
+    expect(again.status).toBe("already_labelled");
+    expect(service.calls).toHaveLength(1);
+  });
+
+  it("concurrent purchases for one order buy exactly one label", async () => {
+    const service = fakeService();
+    service.delayMs = 30;
+    const results = await Promise.all(Array.from({ length: 6 }, () => purchaseLabel({ db, service }, input)));
+    expect(service.calls).toHaveLength(1);
+    expect(results.filter((result) => result.status === "created")).toHaveLength(1);
+    expect(results.every((result) => ["created", "in_progress", "already_labelled"].includes(result.status))).toBe(true);
+    expect(await db.label.count()).toBe(1);
+  });
+
+  it("a rejection charges nothing and frees the order for a corrected retry", async () => {
+    const service = fakeService([{ status: "rejected", error: { message: "recipient.zip: code postal invalide", httpStatus: 422 } }]);
+    const first = await purchaseLabel({ db, service }, input);
+    expect(first.status).toBe("rejected");
+    const attempt = await db.purchaseAttempt.findFirstOrThrow();
+    expect(attempt).toMatchObject({ status: "REJECTED", orderSlot: null });
+    expect(JSON.parse(attempt.errorJson!).message).toContain("code postal");
+    const second = await purchaseLabel({ db, service }, input);
+    expect(second.status).toBe("created");
+    expect(service.calls).toHaveLength(2);
+    expect(new Set(service.calls).size).toBe(2);
+  });
+
+  it("an unknown outcome holds the order until reconciliation finds the label", async () => {
+    const service = fakeService();
+    // The service bought the label, but the answer was lost.
+    const lost: GenerateOutcome = { status: "unknown", error: { message: "socket hang up" } };
+    service.generateLabel = async (req) => {
+      service.calls.push(req.custom_reference);
+      service.bought.set(req.custom_reference, { id: "L77", reference: "JD777", label_url: "u", tracking_url: "t", custom_reference: req.custom_reference });
+      return lost;
+    };
+    const first = await purchaseLabel({ db, service }, input);
+    expect(first.status).toBe("unknown");
+    expect((await purchaseLabel({ db, service }, input)).status).toBe("in_progress");
+    expect(service.calls).toHaveLength(1);
+    if (first.status !== "unknown") return;
+    const reconciled = await reconcileAttempt({ db, service }, SHOP, first.attempt.id);
+    expect(reconciled.status).toBe("created");
+    expect(await db.label.count()).toBe(1);
+    expect((await db.label.findFirstOrThrow()).trackingNumber).toBe("JD777");
+    expect((await purchaseLabel({ db, service }, input)).status).toBe("already_labelled");
+  });
+
+  it("a thrown client error is treated as unknown, never retried", async () => {
+    const service = fakeService();
+    service.generateLabel = async (req) => {
+      service.calls.push(req.custom_reference);
+      throw new Error("boom");
+    };
+    const result = await purchaseLabel({ db, service }, input);
+    expect(result.status).toBe("unknown");
+    expect(service.calls).toHaveLength(1);
+  });
+
+  it("backs off, then asks the merchant to review; only the merchant can free the order", async () => {
+    const service = fakeService([{ status: "unknown", error: { message: "timeout" } }]);
+    let clock = new Date("2026-11-22T10:00:00Z");
+    const now = () => clock;
+    const first = await purchaseLabel({ db, service, now }, input);
+    if (first.status !== "unknown") throw new Error("expected unknown");
+    const delays: number[] = [];
+    let result = await reconcileAttempt({ db, service, now }, SHOP, first.attempt.id);
+    while (result.status === "pending") {
+      const next = result.attempt.nextReconcileAt!.getTime();
+      delays.push(next - clock.getTime());
+      clock = new Date(next);
+      result = await reconcileAttempt({ db, service, now }, SHOP, first.attempt.id);
+    }
+    expect(delays).toEqual(RECONCILE_BACKOFF_MS.slice(1));
+    expect(result.status).toBe("needs_review");
+    expect((await purchaseLabel({ db, service, now }, input)).status).toBe("in_progress");
+    await expect(releaseReviewedAttempt(db, "other.myshopify.com", first.attempt.id)).rejects.toThrow();
+    await releaseReviewedAttempt(db, SHOP, first.attempt.id);
+    expect((await purchaseLabel({ db, service, now }, input)).status).toBe("created");
+  });
+
+  it("an additional label is an explicit, separate slot", async () => {
+    const service = fakeService();
+    await purchaseLabel({ db, service }, input);
+    const index = await nextLabelIndex(db, SHOP, ORDER);
+    expect(index).toBe(2);
+    const extra = await purchaseLabel({ db, service }, { ...input, labelIndex: index });
+    expect(extra.status).toBe("created");
+    expect(await db.label.count({ where: { orderId: ORDER } })).toBe(2);
+  });
+
+  it("never reconciles another shop's attempt", async () => {
+    const service = fakeService([{ status: "unknown", error: { message: "timeout" } }]);
+    const first = await purchaseLabel({ db, service }, input);
+    if (first.status !== "unknown") throw new Error("expected unknown");
+    await expect(reconcileAttempt({ db, service }, "other.myshopify.com", first.attempt.id)).rejects.toThrow(/no purchase attempt/);
+  });
+});

@@ -1,0 +1,265 @@
+/**
+ * Buying a label without ever buying two.
+ *
+ *  1. A custom_reference is allocated and a PurchaseAttempt is written BEFORE the call. The attempt holds the
+ *     order's label slot (`<shop>|<order>|<labelIndex>`, unique), so a double click, a second tab or a concurrent
+ *     job finds the slot taken and never reaches the label service.
+ *  2. The service is called once. No retry.
+ *  3. CREATED: the label is stored. REJECTED (nothing charged): the slot is released so the merchant can fix the
+ *     data and try again. UNKNOWN (timeout, lost connection, 5xx): the slot stays held and the attempt is
+ *     reconciled by looking its custom_reference up in the service's label list, with backoff. Still not found
+ *     after the last try: NEEDS_REVIEW, which only the merchant can release.
+ */
+import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
+import type { LabelRequest } from "../label-service/contract";
+import type { LabelEnvironment } from "./accounts.server";
+import { allocateCustomReference } from "./references.server";
+
+/** What the purchase layer needs from the label-service client. */
+export interface LabelServicePort {
+  generateLabel(request: LabelRequest): Promise<GenerateOutcome>;
+  findLabelByReference(customReference: string): Promise<RemoteLabel | null>;
+}
+
+export type GenerateOutcome =
+  | { status: "created"; label: { id: string; reference: string; label_url: string; tracking_url: string } }
+  | { status: "rejected"; error: OutcomeError }
+  | { status: "unknown"; error: OutcomeError };
+
+export interface OutcomeError {
+  message: string;
+  httpStatus?: number;
+  kind?: string;
+  body?: string;
+}
+
+/** A label as listed by the service. Only id and tracking reference are required to adopt it. */
+export interface RemoteLabel {
+  id: string;
+  reference?: string;
+  label_url?: string;
+  tracking_url?: string;
+  custom_reference?: string;
+}
+
+/** Delays before each reconciliation try after an UNKNOWN outcome (then NEEDS_REVIEW). */
+export const RECONCILE_BACKOFF_MS = [0, 5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
+
+export interface PurchaseInput {
+  shop: string;
+  environment: LabelEnvironment;
+  orderId: string;
+  orderName: string;
+  /** The fulfillment order this parcel ships; fulfilled in Shopify once the label exists. */
+  fulfillmentOrderId?: string;
+  /** 1 for the order's label; higher only when the merchant explicitly asks for an additional label. */
+  labelIndex?: number;
+  /** Builds the request once the reference is known (the mapper takes the reference as input). */
+  buildRequest: (customReference: string) => LabelRequest;
+}
+
+export type PurchaseResult =
+  | { status: "created"; label: Label }
+  | { status: "rejected"; attempt: PurchaseAttempt; error: OutcomeError }
+  | { status: "unknown"; attempt: PurchaseAttempt; error: OutcomeError }
+  | { status: "already_labelled"; label: Label }
+  | { status: "in_progress"; attempt: PurchaseAttempt };
+
+export interface PurchaseDeps {
+  db: PrismaClient;
+  service: LabelServicePort;
+  now?: () => Date;
+}
+
+export function orderSlot(shop: string, orderId: string, labelIndex: number): string {
+  return `${shop}|${orderId}|${labelIndex}`;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+}
+
+async function existingHolder(db: PrismaClient, slot: string, shop: string): Promise<PurchaseResult> {
+  const attempt = await db.purchaseAttempt.findFirst({ where: { orderSlot: slot, shop }, include: { label: true } });
+  if (attempt?.label) return { status: "already_labelled", label: attempt.label };
+  if (attempt) return { status: "in_progress", attempt };
+  throw new Error(`label slot ${slot} is taken but its attempt is gone`);
+}
+
+/** The next label index for an explicit "create an additional label" action. */
+export async function nextLabelIndex(db: PrismaClient, shop: string, orderId: string): Promise<number> {
+  const last = await db.purchaseAttempt.findFirst({
+    where: { shop, orderId, NOT: { status: "REJECTED" } },
+    orderBy: { labelIndex: "desc" },
+  });
+  return (last?.labelIndex ?? 0) + 1;
+}
+
+export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): Promise<PurchaseResult> {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const labelIndex = input.labelIndex ?? 1;
+  const slot = orderSlot(input.shop, input.orderId, labelIndex);
+
+  // Cheap early exit; the unique slot below is what actually guarantees one purchase.
+  const holder = await db.purchaseAttempt.findFirst({ where: { orderSlot: slot, shop: input.shop } });
+  if (holder) return existingHolder(db, slot, input.shop);
+
+  const customReference = await allocateCustomReference(db, input.shop, now());
+  const request = { ...input.buildRequest(customReference), custom_reference: customReference };
+
+  let attempt: PurchaseAttempt;
+  try {
+    attempt = await db.purchaseAttempt.create({
+      data: {
+        shop: input.shop,
+        orderId: input.orderId,
+        orderName: input.orderName,
+        environment: input.environment,
+        customReference,
+        orderSlot: slot,
+        labelIndex,
+        fulfillmentOrderId: input.fulfillmentOrderId ?? null,
+        status: "PENDING",
+        requestJson: JSON.stringify(request),
+      },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return existingHolder(db, slot, input.shop);
+    throw error;
+  }
+
+  let outcome: GenerateOutcome;
+  try {
+    outcome = await deps.service.generateLabel(request);
+  } catch (error) {
+    // The client classifies outcomes itself; anything thrown here happened at an unknown point: reconcile.
+    outcome = { status: "unknown", error: { message: error instanceof Error ? error.message : String(error) } };
+  }
+
+  if (outcome.status === "created") {
+    const label = await adoptLabel(db, attempt, {
+      id: outcome.label.id,
+      reference: outcome.label.reference,
+      label_url: outcome.label.label_url,
+      tracking_url: outcome.label.tracking_url,
+    });
+    return { status: "created", label };
+  }
+  if (outcome.status === "rejected") {
+    const rejected = await db.purchaseAttempt.update({
+      where: { id: attempt.id },
+      data: { status: "REJECTED", orderSlot: null, errorJson: JSON.stringify(outcome.error) },
+    });
+    return { status: "rejected", attempt: rejected, error: outcome.error };
+  }
+  const unknown = await db.purchaseAttempt.update({
+    where: { id: attempt.id },
+    data: {
+      status: "UNKNOWN",
+      errorJson: JSON.stringify(outcome.error),
+      nextReconcileAt: new Date(now().getTime() + RECONCILE_BACKOFF_MS[0]),
+    },
+  });
+  return { status: "unknown", attempt: unknown, error: outcome.error };
+}
+
+/** Stores the label of an attempt (from the response, or found by reconciliation) and closes the attempt. */
+async function adoptLabel(
+  db: PrismaClient,
+  attempt: PurchaseAttempt,
+  remote: RemoteLabel & { id: string; reference: string },
+): Promise<Label> {
+  const request = JSON.parse(attempt.requestJson) as LabelRequest;
+  return db.$transaction(async (tx) => {
+    const label = await tx.label.create({
+      data: {
+        shop: attempt.shop,
+        orderId: attempt.orderId,
+        orderName: attempt.orderName,
+        environment: attempt.environment,
+        customReference: attempt.customReference,
+        serviceLabelId: remote.id,
+        trackingNumber: remote.reference,
+        trackingUrl: remote.tracking_url ?? "",
+        labelUrl: remote.label_url ?? "",
+        carrierName: request.carrier_name,
+        carrierServiceName: request.carrier_service_name,
+        labelFormat: request.sender.labelType,
+        requestSnapshotJson: attempt.requestJson,
+        fulfillmentOrderId: attempt.fulfillmentOrderId,
+      },
+    });
+    await tx.purchaseAttempt.update({
+      where: { id: attempt.id },
+      data: { status: "CREATED", labelId: label.id, nextReconcileAt: null },
+    });
+    return label;
+  });
+}
+
+export type ReconcileResult =
+  | { status: "created"; label: Label }
+  | { status: "pending"; attempt: PurchaseAttempt }
+  | { status: "needs_review"; attempt: PurchaseAttempt }
+  | { status: "not_reconcilable"; attempt: PurchaseAttempt };
+
+/** One reconciliation try for an UNKNOWN attempt: adopt the label if the service has it, else back off. */
+export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attemptId: string): Promise<ReconcileResult> {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
+  if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
+  if (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW") return { status: "not_reconcilable", attempt };
+
+  let found: RemoteLabel | null = null;
+  let lookupError: string | undefined;
+  try {
+    found = await deps.service.findLabelByReference(attempt.customReference);
+  } catch (error) {
+    lookupError = error instanceof Error ? error.message : String(error);
+  }
+
+  if (found && found.id && found.reference) {
+    const label = await adoptLabel(db, attempt, { ...found, id: found.id, reference: found.reference });
+    return { status: "created", label };
+  }
+
+  const tries = attempt.reconcileCount + 1;
+  const nextDelay = RECONCILE_BACKOFF_MS[tries];
+  const note = found
+    ? "the service lists this reference but without a label id or tracking number"
+    : (lookupError ?? "no label with this reference in the service's list yet");
+  if (nextDelay === undefined || found) {
+    const review = await db.purchaseAttempt.update({
+      where: { id: attempt.id },
+      data: { status: "NEEDS_REVIEW", reconcileCount: tries, nextReconcileAt: null, errorJson: JSON.stringify({ message: note }) },
+    });
+    return { status: "needs_review", attempt: review };
+  }
+  const pending = await db.purchaseAttempt.update({
+    where: { id: attempt.id },
+    data: { reconcileCount: tries, nextReconcileAt: new Date(now().getTime() + nextDelay) },
+  });
+  return { status: "pending", attempt: pending };
+}
+
+/** Attempts whose next reconciliation try is due, across shops (for the background reconciler). */
+export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20) {
+  return db.purchaseAttempt.findMany({
+    where: { status: "UNKNOWN", nextReconcileAt: { lte: now } },
+    orderBy: { nextReconcileAt: "asc" },
+    take: limit,
+    select: { id: true, shop: true, environment: true },
+  });
+}
+
+/**
+ * The merchant checked the label service and confirms no label was bought for this attempt: release the order's
+ * slot so a new purchase can be made. Only for NEEDS_REVIEW attempts.
+ */
+export async function releaseReviewedAttempt(db: PrismaClient, shop: string, attemptId: string): Promise<PurchaseAttempt> {
+  const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop, status: "NEEDS_REVIEW" } });
+  if (!attempt) throw new Error(`no attempt awaiting review with id ${attemptId}`);
+  return db.purchaseAttempt.update({ where: { id: attempt.id }, data: { status: "REJECTED", orderSlot: null } });
+}

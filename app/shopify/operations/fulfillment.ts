@@ -1,0 +1,164 @@
+import { z } from "zod";
+import type { FulfillmentContextQuery, FulfillmentCreateMutation } from "../../types/admin.generated";
+import { assertNoUserErrors, runAdmin, type AdminGraphqlClient, type MatchesGenerated } from "../admin-client";
+
+export const FULFILLMENT_CONTEXT_QUERY = `#graphql
+  query FulfillmentContext($id: ID!) {
+    order(id: $id) {
+      id
+      name
+      fulfillments(first: 50) {
+        id
+        status
+        trackingInfo(first: 10) {
+          company
+          number
+          url
+        }
+      }
+      fulfillmentOrders(first: 20) {
+        nodes {
+          id
+          status
+          supportedActions {
+            action
+          }
+          lineItems(first: 100) {
+            nodes {
+              id
+              remainingQuantity
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+const contextSchema = z.object({
+  order: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      fulfillments: z.array(
+        z.object({
+          id: z.string(),
+          status: z.string(),
+          trackingInfo: z.array(
+            z.object({ company: z.string().nullish(), number: z.string().nullish(), url: z.string().nullish() }),
+          ),
+        }),
+      ),
+      fulfillmentOrders: z.object({
+        nodes: z.array(
+          z.object({
+            id: z.string(),
+            status: z.string(),
+            supportedActions: z.array(z.object({ action: z.string() })),
+            lineItems: z.object({ nodes: z.array(z.object({ id: z.string(), remainingQuantity: z.number() })) }),
+          }),
+        ),
+      }),
+    })
+    .nullish(),
+});
+const _contextMatches: MatchesGenerated<FulfillmentContextQuery, typeof contextSchema> = true;
+export type FulfillmentContext = NonNullable<z.infer<typeof contextSchema>["order"]>;
+
+export async function fetchFulfillmentContext(admin: AdminGraphqlClient, orderId: string): Promise<FulfillmentContext | null> {
+  const data = await runAdmin(admin, "FulfillmentContext", FULFILLMENT_CONTEXT_QUERY, { id: orderId }, contextSchema);
+  return data.order ?? null;
+}
+
+export const FULFILLMENT_CREATE_MUTATION = `#graphql
+  mutation FulfillmentCreate($fulfillment: FulfillmentInput!) {
+    fulfillmentCreate(fulfillment: $fulfillment) {
+      fulfillment {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+const createSchema = z.object({
+  fulfillmentCreate: z
+    .object({
+      fulfillment: z.object({ id: z.string(), status: z.string() }).nullish(),
+      userErrors: z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string() })),
+    })
+    .nullish(),
+});
+const _createMatches: MatchesGenerated<FulfillmentCreateMutation, typeof createSchema> = true;
+
+export interface FulfillmentCreateInput {
+  fulfillmentOrderIds: readonly string[];
+  tracking: { company: string; number: string; url?: string };
+  notifyCustomer: boolean;
+}
+
+export async function createFulfillment(admin: AdminGraphqlClient, input: FulfillmentCreateInput): Promise<{ id: string }> {
+  const data = await runAdmin(
+    admin,
+    "FulfillmentCreate",
+    FULFILLMENT_CREATE_MUTATION,
+    {
+      fulfillment: {
+        // No line items listed: Shopify fulfils everything that remains on each fulfillment order.
+        lineItemsByFulfillmentOrder: input.fulfillmentOrderIds.map((fulfillmentOrderId) => ({ fulfillmentOrderId })),
+        trackingInfo: {
+          company: input.tracking.company,
+          number: input.tracking.number,
+          ...(input.tracking.url ? { url: input.tracking.url } : {}),
+        },
+        notifyCustomer: input.notifyCustomer,
+      },
+    },
+    createSchema,
+  );
+  const payload = data.fulfillmentCreate;
+  assertNoUserErrors("FulfillmentCreate", payload?.userErrors ?? []);
+  if (!payload?.fulfillment) throw new Error("FulfillmentCreate returned no fulfillment and no error");
+  return { id: payload.fulfillment.id };
+}
+
+export const ORDER_METAFIELDS_SET_MUTATION = `#graphql
+  mutation OrderLabelMetafieldSet($metafields: [MetafieldsSetInput!]!) {
+    metafieldsSet(metafields: $metafields) {
+      metafields {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+const metafieldsSchema = z.object({
+  metafieldsSet: z
+    .object({
+      metafields: z.array(z.object({ id: z.string() })).nullish(),
+      userErrors: z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string() })),
+    })
+    .nullish(),
+});
+
+export const LABEL_METAFIELD = { namespace: "$app", key: "etiquette_label" } as const;
+
+/** Writes the small label summary (JSON metafield) on the order, in the app's reserved namespace. */
+export async function setOrderLabelMetafield(admin: AdminGraphqlClient, orderId: string, summary: Record<string, string>): Promise<void> {
+  const data = await runAdmin(
+    admin,
+    "OrderLabelMetafieldSet",
+    ORDER_METAFIELDS_SET_MUTATION,
+    { metafields: [{ ownerId: orderId, ...LABEL_METAFIELD, type: "json", value: JSON.stringify(summary) }] },
+    metafieldsSchema,
+  );
+  assertNoUserErrors("OrderLabelMetafieldSet", data.metafieldsSet?.userErrors ?? []);
+}
