@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { startTestEmulator, type TestEmulator } from "./test-helpers";
+
+let t: TestEmulator | undefined;
+afterEach(async () => {
+  await t?.emulator.close();
+  t = undefined;
+});
+
+const TWENTY_ORDERS = "{ orders(first: 20) { nodes { id } } }"; // 2 + 20 x 1 = 22 points
+
+describe("cost-based throttling", () => {
+  it("reports the cost model: objects 1, scalars 0, connections 2 + page size x node cost, mutations 10", async () => {
+    t = await startTestEmulator();
+    const cost = async (query: string) => (await t!.post(query)).body.extensions?.cost?.requestedQueryCost;
+    expect(await cost("{ shop { name } }")).toBe(1);
+    expect(await cost("{ shop { name billingAddress { city } } }")).toBe(2);
+    expect(await cost("{ orders(first: 10) { nodes { id } } }")).toBe(12);
+    expect(await cost("{ orders(first: 10) { edges { cursor node { id shippingAddress { city } } } pageInfo { hasNextPage } } }")).toBe(22);
+    expect(await cost("{ orders(first: 5) { nodes { id lineItems(first: 10) { nodes { id variant { id } } } } } }")).toBe(2 + 5 * (1 + 2 + 10 * 2));
+    expect(await cost('mutation { fulfillmentCancel(id: "gid://shopify/Fulfillment/1") { userErrors { message } } }')).toBe(10);
+  });
+
+  it("charges the requested cost up front and refunds what was not returned", async () => {
+    t = await startTestEmulator({ now: () => 0 });
+    const { body } = await t.post('{ orders(first: 100, query: "name:#1002") { nodes { id } } }');
+    expect(body.extensions?.cost).toEqual({
+      requestedQueryCost: 102,
+      actualQueryCost: 3,
+      throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1997, restoreRate: 100 },
+    });
+  });
+
+  it("throttles when the bucket cannot pay, then recovers as the clock restores points", async () => {
+    let clock = 1_000_000;
+    t = await startTestEmulator({ bucket: { size: 50, restoreRate: 10 }, now: () => clock });
+    const first = await t.post(TWENTY_ORDERS);
+    expect(first.body.extensions?.cost?.throttleStatus).toEqual({ maximumAvailable: 50, currentlyAvailable: 28, restoreRate: 10 });
+    const second = await t.post(TWENTY_ORDERS);
+    expect(second.body.extensions?.cost?.throttleStatus.currentlyAvailable).toBe(6);
+    const throttled = await t.post(TWENTY_ORDERS);
+    expect(throttled.status).toBe(200);
+    expect(throttled.body.data).toBeUndefined();
+    expect(throttled.body.errors).toEqual([
+      { message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } },
+    ]);
+    expect(throttled.body.extensions?.cost).toEqual({
+      requestedQueryCost: 22,
+      actualQueryCost: null,
+      throttleStatus: { maximumAvailable: 50, currentlyAvailable: 6, restoreRate: 10 },
+    });
+    clock += 1500; // +15 points: 21, still one short
+    expect((await t.post(TWENTY_ORDERS)).body.errors?.[0]?.extensions.code).toBe("THROTTLED");
+    clock += 100; // +1 point: 22
+    const recovered = await t.post(TWENTY_ORDERS);
+    expect(recovered.body.errors).toBeUndefined();
+    expect(recovered.body.extensions?.cost?.throttleStatus.currentlyAvailable).toBe(0);
+    clock += 60_000; // never above the bucket size
+    const full = await t.post("{ shop { name } }");
+    expect(full.body.extensions?.cost?.throttleStatus.currentlyAvailable).toBe(49);
+  });
+
+  it("rejects a single query above 1000 points with MAX_COST_EXCEEDED, without charging it", async () => {
+    t = await startTestEmulator({ now: () => 0 });
+    const { body } = await t.post("{ orders(first: 250) { nodes { lineItems(first: 250) { nodes { id } } } } }");
+    expect(body.errors?.[0]?.extensions.code).toBe("MAX_COST_EXCEEDED");
+    expect(body.extensions?.cost?.throttleStatus.currentlyAvailable).toBe(2000);
+  });
+
+  it("keeps one bucket per shop", async () => {
+    const seed = JSON.parse(await import("node:fs").then((fs) => fs.readFileSync(new URL("./seed/default.json", import.meta.url), "utf8")));
+    const other = { ...seed.shops[0], domain: "other-shop.myshopify.com", accessToken: "shpat_other_shop", orders: [] };
+    t = await startTestEmulator({ seed: { shops: [seed.shops[0], other] }, bucket: { size: 30, restoreRate: 1 }, now: () => 0 });
+    expect((await t.post(TWENTY_ORDERS)).body.errors).toBeUndefined();
+    expect((await t.post(TWENTY_ORDERS)).body.errors?.[0]?.extensions.code).toBe("THROTTLED");
+    const otherShop = await t.post("{ orders(first: 20) { nodes { id } } }", {}, "shpat_other_shop");
+    expect(otherShop.body.errors).toBeUndefined();
+    expect(otherShop.body.data?.orders.nodes).toEqual([]);
+  });
+});
