@@ -38,7 +38,7 @@ describe("secret box (AES-256-GCM)", () => {
     const box = createSecretBox(new Map([[1, keyA]]), 1);
     const { ciphertext } = box.encrypt("secret");
     const bytes = Buffer.from(ciphertext.slice(3), "base64");
-    bytes[bytes.length - 1] ^= 1;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 1, bytes.length - 1);
     expect(() => box.decrypt(`v1:${bytes.toString("base64")}`)).toThrow(SecretBoxError);
     expect(() => createSecretBox(new Map([[1, keyB]]), 1).decrypt(ciphertext)).toThrow(/failed authentication/);
     expect(() => createSecretBox(new Map([[3, keyB]]), 3).decrypt(ciphertext)).toThrow(/no key for version 1/);
