@@ -1,0 +1,98 @@
+/**
+ * Contract between the app and the emulator: every GraphQL document exported by app/shopify/operations/*.ts
+ * must pass the 2026-10 schema's validation, stay under Shopify's 1,000-point single-query limit, and (for
+ * queries) run against the emulator without any error, in particular without hitting a field the emulator
+ * does not implement. A failure here names the operation and is a real bug on one side or the other.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { getNamedType, isNonNullType, Kind, parse, typeFromAST, type OperationDefinitionNode } from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_SINGLE_QUERY_COST, operationCost } from "./cost";
+import { validateDocument } from "./execute";
+import { adminSchema } from "./schema";
+import { startTestEmulator, type TestEmulator } from "./test-helpers";
+
+const operationsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../app/shopify/operations");
+const files = fs.existsSync(operationsDir)
+  ? fs.readdirSync(operationsDir).filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts"))
+  : [];
+
+interface Operation {
+  file: string;
+  exportName: string;
+  document: string;
+}
+
+const operations: Operation[] = [];
+for (const file of files) {
+  const module = (await import(path.join(operationsDir, file))) as Record<string, unknown>;
+  for (const [exportName, value] of Object.entries(module)) {
+    if (typeof value === "string" && /^\s*(#graphql\s*)?(query|mutation)\b/.test(value)) operations.push({ file, exportName, document: value });
+  }
+}
+
+/** An order of the default seed with fulfillments, several fulfillment-order lines and a variant on each line. */
+const SAMPLE_ORDER = "gid://shopify/Order/7100001003";
+
+function sampleVariables(operation: OperationDefinitionNode): Record<string, unknown> {
+  const schema = adminSchema();
+  const variables: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type as never);
+    if (!type) continue;
+    const named = getNamedType(type).name;
+    const required = isNonNullType(type);
+    if (named === "ID") variables[name] = /ids$/i.test(name) ? [SAMPLE_ORDER] : SAMPLE_ORDER;
+    else if (named === "Int") variables[name] = name === "last" ? null : 5;
+    else if (named === "String") variables[name] = required ? "" : null;
+    else if (named === "Boolean") variables[name] = false;
+    else if (required) throw new Error(`no sample value for $${name}: ${named}`);
+  }
+  return variables;
+}
+
+let t: TestEmulator;
+beforeAll(async () => {
+  t = await startTestEmulator();
+});
+afterAll(async () => {
+  await t.emulator.close();
+});
+
+describe("the app's Admin operations against the emulator", () => {
+  it("finds the app's operations (or there are none yet)", () => {
+    expect(operations.every((op) => op.document.length > 0)).toBe(true);
+  });
+
+  for (const op of operations) {
+    const label = `${op.file} ${op.exportName}`;
+    it(`${label} is valid against the 2026-10 schema`, () => {
+      expect(validateDocument(parse(op.document))).toEqual([]);
+    });
+
+    it(`${label} costs at most ${MAX_SINGLE_QUERY_COST} points (Shopify rejects more with MAX_COST_EXCEEDED)`, () => {
+      const document = parse(op.document);
+      const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+      // A page size passed as a variable is priced at the worst case the Admin API allows (250).
+      const variables: Record<string, unknown> = {};
+      for (const definition of operation.variableDefinitions ?? []) {
+        if (/^(first|last)$/.test(definition.variable.name.value)) variables[definition.variable.name.value] = 250;
+      }
+      const cost = operationCost(adminSchema(), operation, {}, variables);
+      expect(cost, `${label}: requested cost ${cost}`).toBeLessThanOrEqual(MAX_SINGLE_QUERY_COST);
+    });
+
+    if (/^\s*(#graphql\s*)?query\b/.test(op.document)) {
+      it(`${label} runs without errors (every field it uses is emulated)`, async () => {
+        const document = parse(op.document);
+        const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+        const { body } = await t.post(op.document, sampleVariables(operation));
+        expect(body.errors).toBeUndefined();
+        expect(body.data).toBeTruthy();
+      });
+    }
+  }
+});
