@@ -1,0 +1,164 @@
+/**
+ * Label history: the shop's local labels and purchase attempts, filterable, and a comparison with what the label
+ * service lists, flagging remote labels this shop's database does not know (a bought label nobody recorded).
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import type { LabelEnvironment } from "./accounts.server";
+
+export const HISTORY_STATUSES = ["created", "fulfilled", "fulfillment_failed", "needs_review", "pending", "rejected"] as const;
+export type HistoryStatus = (typeof HISTORY_STATUSES)[number];
+
+export interface HistoryFilters {
+  status?: HistoryStatus;
+  environment?: LabelEnvironment;
+  from?: Date;
+  to?: Date;
+}
+
+export interface HistoryRow {
+  kind: "label" | "attempt";
+  id: string;
+  orderId: string;
+  orderName: string;
+  environment: string;
+  customReference: string;
+  status: HistoryStatus;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+  labelUrl: string | null;
+  carrier: string | null;
+  error: string | null;
+  createdAt: string;
+}
+
+const PAGE_SIZE = 50;
+
+function labelStatus(fulfillmentStatus: string): HistoryStatus {
+  if (fulfillmentStatus === "CREATED") return "fulfilled";
+  if (fulfillmentStatus === "FAILED") return "fulfillment_failed";
+  return "created";
+}
+
+function attemptStatus(status: string): HistoryStatus {
+  if (status === "NEEDS_REVIEW") return "needs_review";
+  if (status === "REJECTED") return "rejected";
+  return "pending";
+}
+
+function errorMessage(errorJson: string | null): string | null {
+  if (!errorJson) return null;
+  try {
+    const parsed = JSON.parse(errorJson) as { message?: unknown };
+    return typeof parsed.message === "string" ? parsed.message : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function labelHistory(db: PrismaClient, shop: string, filters: HistoryFilters = {}, page = 1) {
+  const createdAt = { ...(filters.from ? { gte: filters.from } : {}), ...(filters.to ? { lt: filters.to } : {}) };
+  const common = { shop, ...(filters.environment ? { environment: filters.environment } : {}), ...(filters.from || filters.to ? { createdAt } : {}) };
+  const wantsLabels = !filters.status || ["created", "fulfilled", "fulfillment_failed"].includes(filters.status);
+  const wantsAttempts = !filters.status || ["needs_review", "pending", "rejected"].includes(filters.status);
+  const fulfillmentFilter =
+    filters.status === "fulfilled" ? "CREATED" : filters.status === "fulfillment_failed" ? "FAILED" : undefined;
+  const attemptFilter =
+    filters.status === "needs_review" ? ["NEEDS_REVIEW"] : filters.status === "rejected" ? ["REJECTED"] : filters.status === "pending" ? ["PENDING", "UNKNOWN"] : ["PENDING", "UNKNOWN", "NEEDS_REVIEW", "REJECTED"];
+
+  const [labels, attempts] = await Promise.all([
+    wantsLabels
+      ? db.label.findMany({
+          where: {
+            ...common,
+            ...(fulfillmentFilter ? { fulfillmentStatus: fulfillmentFilter } : {}),
+            ...(filters.status === "created" ? { fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] } } : {}),
+          },
+          orderBy: { createdAt: "desc" },
+          take: PAGE_SIZE * page + 1,
+        })
+      : [],
+    wantsAttempts
+      ? db.purchaseAttempt.findMany({
+          where: { ...common, status: { in: attemptFilter } },
+          orderBy: { createdAt: "desc" },
+          take: PAGE_SIZE * page + 1,
+        })
+      : [],
+  ]);
+
+  const rows: HistoryRow[] = [
+    ...labels.map((label) => ({
+      kind: "label" as const,
+      id: label.id,
+      orderId: label.orderId,
+      orderName: label.orderName,
+      environment: label.environment,
+      customReference: label.customReference,
+      status: labelStatus(label.fulfillmentStatus),
+      trackingNumber: label.trackingNumber,
+      trackingUrl: label.trackingUrl || null,
+      labelUrl: label.labelUrl || null,
+      carrier: label.carrierName,
+      error: label.fulfillmentError,
+      createdAt: label.createdAt.toISOString(),
+    })),
+    ...attempts.map((attempt) => ({
+      kind: "attempt" as const,
+      id: attempt.id,
+      orderId: attempt.orderId,
+      orderName: attempt.orderName,
+      environment: attempt.environment,
+      customReference: attempt.customReference,
+      status: attemptStatus(attempt.status),
+      trackingNumber: null,
+      trackingUrl: null,
+      labelUrl: null,
+      carrier: null,
+      error: errorMessage(attempt.errorJson),
+      createdAt: attempt.createdAt.toISOString(),
+    })),
+  ].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+
+  const start = PAGE_SIZE * (page - 1);
+  return { rows: rows.slice(start, start + PAGE_SIZE), hasNext: rows.length > start + PAGE_SIZE, page };
+}
+
+export interface RemoteListedLabel {
+  id: string;
+  reference?: string;
+  custom_reference?: string;
+  created_at?: string;
+  carrier_name?: string;
+}
+
+export interface ComparedLabel extends RemoteListedLabel {
+  knownLocally: boolean;
+  orderName: string | null;
+}
+
+/** Reads the service's list page by page (bounded) and flags labels this shop has no record of. */
+export async function compareWithService(
+  db: PrismaClient,
+  shop: string,
+  environment: LabelEnvironment,
+  remotePages: AsyncIterable<RemoteListedLabel[]>,
+  maxPages = 10,
+): Promise<{ labels: ComparedLabel[]; pagesRead: number; truncated: boolean }> {
+  const [labels, attempts] = await Promise.all([
+    db.label.findMany({ where: { shop, environment }, select: { serviceLabelId: true, customReference: true, orderName: true } }),
+    db.purchaseAttempt.findMany({ where: { shop, environment }, select: { customReference: true, orderName: true } }),
+  ]);
+  const byId = new Map(labels.map((label) => [label.serviceLabelId, label.orderName]));
+  const byReference = new Map([...attempts, ...labels].map((row) => [row.customReference, row.orderName]));
+  const compared: ComparedLabel[] = [];
+  let pagesRead = 0;
+  for await (const page of remotePages) {
+    pagesRead += 1;
+    for (const remote of page) {
+      const orderName = byId.get(remote.id) ?? (remote.custom_reference ? byReference.get(remote.custom_reference) : undefined) ?? null;
+      compared.push({ ...remote, knownLocally: orderName !== null, orderName });
+    }
+    if (pagesRead >= maxPages) return { labels: compared, pagesRead, truncated: true };
+  }
+  return { labels: compared, pagesRead, truncated: false };
+}
