@@ -16,7 +16,9 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
+  type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLObjectType,
   type GraphQLCompositeType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -82,7 +84,7 @@ function selectionCost(walk: Walk, set: SelectionSetNode, parent: GraphQLComposi
 
 function fieldCost(
   walk: Walk,
-  node: import("graphql").FieldNode,
+  node: FieldNode,
   parent: GraphQLCompositeType,
   data: unknown,
   actual: boolean,
@@ -102,7 +104,7 @@ function fieldCost(
     argNumber(node.arguments?.find((a) => a.name.value === argName)?.value, walk.variables);
 
   if (isConnection(def.type)) {
-    const connectionType = child as import("graphql").GraphQLObjectType;
+    const connectionType = child as GraphQLObjectType;
     const connectionFields = connectionType.getFields();
     const perItem = (item: unknown) => {
       let best = 0;

@@ -6,7 +6,7 @@ import {
   execute,
   getOperationAST,
   getVariableValues,
-  GraphQLError,
+  type GraphQLError,
   Kind,
   parse,
   specifiedRules,
@@ -17,7 +17,7 @@ import {
   type GraphQLFieldResolver,
   type ValidationRule,
 } from "graphql";
-import { CostBucket, MAX_SINGLE_QUERY_COST, operationCost } from "./cost";
+import { MAX_SINGLE_QUERY_COST, operationCost, type CostBucket } from "./cost";
 import { notEmulated } from "./errors";
 import { mutationRoot } from "./mutations";
 import { adminSchema } from "./schema";

@@ -4,9 +4,13 @@ import { startShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions
 export const DEMO_TOKEN = "shpat_etiquette_demo";
 export const DEMO_SHOP = "etiquette-demo.myshopify.com";
 
+/** Response JSON is navigated freely in tests. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+type Loose = any;
+
 export interface GqlBody {
-  data?: Record<string, any> | null;
-  errors?: any;
+  data?: Record<string, Loose> | null;
+  errors?: Loose;
   extensions?: { cost?: { requestedQueryCost: number; actualQueryCost: number | null; throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number } }; search?: unknown };
 }
 
@@ -24,11 +28,11 @@ export async function startTestEmulator(options: ShopifyEmulatorOptions = {}) {
   const gql = async (query: string, variables: Record<string, unknown> = {}) => {
     const { status, body } = await post(query, variables);
     if (status !== 200 || body.errors) throw new Error(`GraphQL failed (${status}): ${JSON.stringify(body.errors)}`);
-    return body.data as Record<string, any>;
+    return body.data as Record<string, Loose>;
   };
   const inspect = async (path: string, method = "GET") => {
     const response = await fetch(`${emulator.url}${path}`, { method });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) as Loose };
   };
   return { emulator, post, gql, inspect };
 }
