@@ -121,6 +121,16 @@ describe("fulfillmentCreate", () => {
     expect((await t.inspect("/__admin/notifications")).body.notifications).toHaveLength(1);
   });
 
+  it("lets only one of two concurrent identical requests fulfil (no duplicate fulfillment or notification)", async () => {
+    const order = await unfulfilledOrder();
+    const input = { fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: order.fulfillmentOrders.nodes[0].id }], trackingInfo: TRACKING, notifyCustomer: true } };
+    const results = await Promise.all([t.post(CREATE, input), t.post(CREATE, input), t.post(CREATE, input)]);
+    const succeeded = results.filter((r) => r.body.data?.fulfillmentCreate.fulfillment !== null);
+    expect(succeeded).toHaveLength(1);
+    expect((await context(order.id)).fulfillments).toHaveLength(1);
+    expect((await t.inspect("/__admin/notifications")).body.notifications).toHaveLength(1);
+  });
+
   it("refuses unknown ids, fulfillment orders of two orders, and invalid tracking URLs", async () => {
     const unknown = await t.gql(CREATE, { fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1" }] } });
     expect(unknown.fulfillmentCreate.userErrors).toEqual([

@@ -360,6 +360,8 @@ export function orderView(ctx: EmulatorContext, order: OrderState): View {
     billingAddress: order.billingAddress ? mailingAddressView(order.billingAddress, gid("MailingAddress", order.id * 10 + 2)) : null,
     billingAddressMatchesShippingAddress: JSON.stringify(order.billingAddress) === JSON.stringify(order.shippingAddress),
     shippingLine: order.shippingLine ? shippingLineView(shop, order) : null,
+    shippingLines: (args: Args) =>
+      connection(order.shippingLine ? [order] : [], cArgs(args), (o) => ({ id: o.id, value: o.id }), (o) => shippingLineView(shop, o)),
     totalShippingPriceSet: bag(amounts.shipping),
     currentShippingPriceSet: bag(amounts.shipping),
     subtotalPriceSet: bag(amounts.subtotal),
@@ -500,6 +502,8 @@ export function inventoryItemView(variant: VariantState): View {
     harmonizedSystemCode: variant.harmonizedSystemCode,
     countryCodeOfOrigin: variant.countryCodeOfOrigin,
     provinceCodeOfOrigin: null,
+    countryHarmonizedSystemCodes: (args: Args) =>
+      connection([] as { id: number }[], cArgs(args), (entry) => ({ id: entry.id, value: entry.id }), (entry) => entry),
     measurement: {
       __typename: "InventoryItemMeasurement",
       id: gid("InventoryItemMeasurement", variant.inventoryItemId),
