@@ -8,6 +8,7 @@
  *   POST /__admin/reset                                  back to the seed (and rewrites the data file)
  *   GET  /__admin/health
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -48,7 +49,7 @@ interface PersistedData {
 }
 
 function seedDigest(seed: ParsedSeed): string {
-  return String(JSON.stringify(seed).length) + ":" + JSON.stringify(seed).split("").reduce((h, c) => (h * 33 + c.charCodeAt(0)) >>> 0, 5381);
+  return createHash("sha256").update(JSON.stringify(seed)).digest("hex");
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -85,6 +86,7 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     if (!opts.dataFile) return;
     const data: PersistedData = { version: 1, seedDigest: digest, shops: runtimes.map((r) => r.state) };
     const temp = `${opts.dataFile}.tmp`;
+    fs.mkdirSync(path.dirname(opts.dataFile), { recursive: true });
     fs.writeFileSync(temp, JSON.stringify(data));
     fs.renameSync(temp, opts.dataFile);
   };
