@@ -9,6 +9,8 @@ import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { Badge, Box, InlineStack } from "@shopify/polaris";
 import { requireAdmin } from "../auth.server";
 import { config } from "../config.server";
+import db from "../db.server";
+import { getEnvironment } from "../settings/environment.server";
 import { localeFromRequest } from "../i18n/locale";
 import { LocaleContext, translator } from "../i18n/translate";
 
@@ -16,11 +18,12 @@ export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, demo } = await requireAdmin(request);
-  return { apiKey: config().SHOPIFY_API_KEY, locale: localeFromRequest(request), shop, demo };
+  const { environment } = await getEnvironment(db, shop);
+  return { apiKey: config().SHOPIFY_API_KEY, locale: localeFromRequest(request), shop, demo, environment };
 }
 
 export default function AppLayout() {
-  const { apiKey, locale, demo } = useLoaderData<typeof loader>();
+  const { apiKey, locale, demo, environment } = useLoaderData<typeof loader>();
   const t = translator(locale);
   return (
     <AppProvider isEmbeddedApp={!demo} apiKey={apiKey} i18n={locale === "fr" ? polarisFr : polarisEn}>
@@ -30,15 +33,28 @@ export default function AppLayout() {
             <Link to="/app" rel="home">
               {t("nav.orders")}
             </Link>
+            <Link to="/app/labels">{t("nav.labels")}</Link>
+            <Link to="/app/settings">{t("nav.settings")}</Link>
           </NavMenu>
         )}
-        {demo ? (
-          <Box padding="200">
+        <Box padding="200">
+          <InlineStack gap="200" align="space-between">
             <InlineStack gap="200">
-              <Badge tone="attention">{t("env.demo")}</Badge>
+              {/* Always visible: which label-service environment a purchase would use. */}
+              <Badge tone={environment === "production" ? "critical" : "info"}>
+                {t(environment === "production" ? "env.production" : "env.staging")}
+              </Badge>
+              {demo ? <Badge tone="attention">{t("env.demo")}</Badge> : null}
             </InlineStack>
-          </Box>
-        ) : null}
+            {demo ? (
+              <InlineStack gap="300">
+                <Link to="/app">{t("nav.orders")}</Link>
+                <Link to="/app/labels">{t("nav.labels")}</Link>
+                <Link to="/app/settings">{t("nav.settings")}</Link>
+              </InlineStack>
+            ) : null}
+          </InlineStack>
+        </Box>
         <Outlet />
       </LocaleContext.Provider>
     </AppProvider>

@@ -1,0 +1,167 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link as RemixLink, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { Badge, BlockStack, Box, Button, Card, IndexTable, InlineStack, Link, Page, Select, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import { z } from "zod";
+import { requireAdmin } from "../auth.server";
+import db from "../db.server";
+import type { MessageKey } from "../i18n/messages";
+import { useT } from "../i18n/translate";
+import { HISTORY_STATUSES, labelHistory, type HistoryStatus } from "../labels/history.server";
+
+const filtersSchema = z.object({
+  status: z.enum(HISTORY_STATUSES).optional().catch(undefined),
+  environment: z.enum(["staging", "production"]).optional().catch(undefined),
+  from: z.iso.date().optional().catch(undefined),
+  to: z.iso.date().optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1000).default(1).catch(1),
+});
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { shop } = await requireAdmin(request);
+  const params = filtersSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const to = params.to ? new Date(`${params.to}T00:00:00Z`) : undefined;
+  if (to) to.setUTCDate(to.getUTCDate() + 1); // inclusive end day
+  const history = await labelHistory(
+    db,
+    shop,
+    {
+      status: params.status,
+      environment: params.environment,
+      from: params.from ? new Date(`${params.from}T00:00:00Z`) : undefined,
+      to,
+    },
+    params.page,
+  );
+  return { ...history, filters: params };
+}
+
+const TONES: Record<HistoryStatus, "success" | "critical" | "warning" | "info" | undefined> = {
+  created: "info",
+  fulfilled: "success",
+  fulfillment_failed: "critical",
+  needs_review: "warning",
+  pending: "info",
+  rejected: undefined,
+};
+
+function orderPath(orderId: string): string {
+  return `/app/orders/${encodeURIComponent(orderId.split("/").pop() ?? orderId)}`;
+}
+
+export default function LabelHistory() {
+  const { rows, hasNext, page, filters } = useLoaderData<typeof loader>();
+  const t = useT();
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const [status, setStatus] = useState(filters.status ?? "");
+  const [environment, setEnvironment] = useState(filters.environment ?? "");
+  const [from, setFrom] = useState(filters.from ?? "");
+  const [to, setTo] = useState(filters.to ?? "");
+
+  const pageLink = (target: number) => {
+    const next = new URLSearchParams(searchParams);
+    next.set("page", String(target));
+    return `?${next.toString()}`;
+  };
+
+  return (
+    <Page title={t("history.title")}>
+      <BlockStack gap="400">
+        <Card>
+          <Form method="get">
+            <InlineStack gap="300" blockAlign="end">
+              <Select
+                label={t("history.filter.status")}
+                name="status"
+                value={status}
+                onChange={setStatus}
+                options={[
+                  { label: t("history.filter.any"), value: "" },
+                  ...HISTORY_STATUSES.map((value) => ({ label: t(`history.status.${value}` as MessageKey), value })),
+                ]}
+              />
+              <Select
+                label={t("history.filter.environment")}
+                name="environment"
+                value={environment}
+                onChange={setEnvironment}
+                options={[
+                  { label: t("history.filter.any"), value: "" },
+                  { label: t("env.short.staging"), value: "staging" },
+                  { label: t("env.short.production"), value: "production" },
+                ]}
+              />
+              <TextField label={t("history.filter.from")} type="date" name="from" value={from} onChange={setFrom} autoComplete="off" />
+              <TextField label={t("history.filter.to")} type="date" name="to" value={to} onChange={setTo} autoComplete="off" />
+              <Button submit>{t("history.filter.apply")}</Button>
+            </InlineStack>
+          </Form>
+        </Card>
+        <Card padding="0">
+          {rows.length === 0 ? (
+            <Box padding="400">
+              <Text as="p">{t("history.empty")}</Text>
+            </Box>
+          ) : (
+            <IndexTable
+              selectable={false}
+              itemCount={rows.length}
+              headings={[
+                { title: t("history.column.order") },
+                { title: t("history.column.date") },
+                { title: t("history.column.status") },
+                { title: t("history.column.tracking") },
+                { title: t("history.column.reference") },
+                { title: t("history.column.environment") },
+                { title: t("history.column.details") },
+              ]}
+              pagination={{
+                hasPrevious: page > 1,
+                hasNext,
+                onPrevious: () => navigate(pageLink(page - 1)),
+                onNext: () => navigate(pageLink(page + 1)),
+              }}
+            >
+              {rows.map((row, index) => (
+                <IndexTable.Row id={row.id} key={row.id} position={index}>
+                  <IndexTable.Cell>
+                    <RemixLink to={orderPath(row.orderId)}>{row.orderName}</RemixLink>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>{new Date(row.createdAt).toLocaleString()}</IndexTable.Cell>
+                  <IndexTable.Cell>
+                    <Badge tone={TONES[row.status]}>{t(`history.status.${row.status}` as MessageKey)}</Badge>
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>
+                    {row.trackingNumber ? (
+                      row.trackingUrl ? (
+                        <Link url={row.trackingUrl} target="_blank">
+                          {row.trackingNumber}
+                        </Link>
+                      ) : (
+                        row.trackingNumber
+                      )
+                    ) : (
+                      "—"
+                    )}
+                  </IndexTable.Cell>
+                  <IndexTable.Cell>{row.customReference}</IndexTable.Cell>
+                  <IndexTable.Cell>{t(row.environment === "production" ? "env.short.production" : "env.short.staging")}</IndexTable.Cell>
+                  <IndexTable.Cell>
+                    {row.labelUrl ? (
+                      <Link url={row.labelUrl} target="_blank">
+                        {t("history.openLabel")}
+                      </Link>
+                    ) : (
+                      (row.error ?? "")
+                    )}
+                  </IndexTable.Cell>
+                </IndexTable.Row>
+              ))}
+            </IndexTable>
+          )}
+        </Card>
+      </BlockStack>
+    </Page>
+  );
+}
