@@ -7,23 +7,23 @@ export const FULFILLMENT_CONTEXT_QUERY = `#graphql
     order(id: $id) {
       id
       name
-      fulfillments(first: 50) {
+      fulfillments(first: 20) {
         id
         status
-        trackingInfo(first: 10) {
+        trackingInfo(first: 5) {
           company
           number
           url
         }
       }
-      fulfillmentOrders(first: 20) {
+      fulfillmentOrders(first: 10) {
         nodes {
           id
           status
           supportedActions {
             action
           }
-          lineItems(first: 100) {
+          lineItems(first: 50) {
             nodes {
               id
               remainingQuantity
