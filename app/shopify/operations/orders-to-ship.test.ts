@@ -21,9 +21,9 @@ const page = {
 
 describe("ordersToShipSearch", () => {
   it("asks for open, unshipped orders and narrows by a sanitised name", () => {
-    expect(ordersToShipSearch()).toBe("fulfillment_status:unshipped status:open");
-    expect(ordersToShipSearch(" #1001 ")).toBe("fulfillment_status:unshipped status:open name:1001");
-    expect(ordersToShipSearch("10 OR status:any")).toBe("fulfillment_status:unshipped status:open name:10ORstatusany");
+    expect(ordersToShipSearch()).toBe("fulfillment_status:unfulfilled status:open");
+    expect(ordersToShipSearch(" #1001 ")).toBe("fulfillment_status:unfulfilled status:open name:1001");
+    expect(ordersToShipSearch("10 OR status:any")).toBe("fulfillment_status:unfulfilled status:open name:10ORstatusany");
   });
 });
 
@@ -33,7 +33,7 @@ describe("fetchOrdersToShip", () => {
     const result = await fetchOrdersToShip(admin, { after: "cursor-1", name: "1001" });
     expect(admin.calls[0]).toEqual({
       operationName: "OrdersToShip",
-      variables: { first: 25, after: "cursor-1", query: "fulfillment_status:unshipped status:open name:1001" },
+      variables: { first: 25, after: "cursor-1", query: "fulfillment_status:unfulfilled status:open name:1001" },
     });
     expect(result.nodes[0]).toMatchObject({ name: "#1001", totalWeight: 1250 });
     expect(result.pageInfo.endCursor).toBe("b");

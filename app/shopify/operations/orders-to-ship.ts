@@ -65,7 +65,8 @@ export const ORDERS_PAGE_SIZE = 25;
 
 /** Shopify search syntax for open orders that still need shipping, optionally narrowed to an order name. */
 export function ordersToShipSearch(nameFilter?: string): string {
-  const parts = ["fulfillment_status:unshipped", "status:open"];
+  // "unfulfilled" = nothing shipped yet or partially shipped: both still need a parcel.
+  const parts = ["fulfillment_status:unfulfilled", "status:open"];
   const name = nameFilter?.trim().replace(/^#/, "").replace(/[^\p{L}\p{N}_-]/gu, "");
   if (name) parts.push(`name:${name}`);
   return parts.join(" ");
