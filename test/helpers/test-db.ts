@@ -5,10 +5,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { createPrismaClient } from "../../app/db.server";
 
-const MIGRATIONS = path.resolve(__dirname, "../../prisma/migrations");
+const MIGRATIONS = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
 
 export function migrateSqliteFile(file: string): void {
   const sqlite = new Database(file);

@@ -1,0 +1,119 @@
+/**
+ * `npm run bench`: speed and memory of the app's hot paths, each with the ratio to an "ideal" floor measured on the
+ * same machine in the same run. Nothing here asserts a time; it prints figures to compare across changes.
+ *
+ *  - purchase: purchaseLabel() for N distinct orders on SQLite, with a label service that answers instantly.
+ *    Ideal: the same rows written with raw better-sqlite3 statements (what the database must do anyway).
+ *  - mapper (when app/shipping is present): order -> label request for N orders. Ideal: a JSON round trip of the
+ *    same orders (reading the input and writing an output of similar size).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import Database from "better-sqlite3";
+import { createPrismaClient } from "../app/db.server";
+import type { LabelRequest } from "../app/label-service/contract";
+import { purchaseLabel, type LabelServicePort } from "../app/labels/purchase.server";
+import { migrateSqliteFile } from "../test/helpers/test-db";
+
+const N = Number(process.env.BENCH_N ?? 500);
+
+interface Result {
+  name: string;
+  n: number;
+  ms: number;
+  idealMs: number;
+  heapMb: number;
+}
+
+function request(reference: string): LabelRequest {
+  return {
+    weight: "1200",
+    width: "30",
+    height: "20",
+    length: "10",
+    carrier_name: "Dhl",
+    carrier_service_name: "P",
+    custom_reference: reference,
+    description: "Books",
+    sender: {
+      lastname: "Durand", firstname: "Anne", address_line1: "1 rue de Rivoli", address_line2: "", country: "FR", city: "Paris",
+      zip: "75001", phone1: "+33612345678", email: "shop@example.fr", company_name: "Librairie", labelType: "PDF_A4_300dpi",
+    },
+    recipient: { lastname: "Muster", firstname: "Max", address_line1: "Bahnhofstrasse 1", country: "CH", city: "Zürich", zip: "8001", email: "max@example.ch" },
+  };
+}
+
+async function benchPurchase(dir: string): Promise<Result> {
+  const file = path.join(dir, "purchase.sqlite");
+  migrateSqliteFile(file);
+  const db = createPrismaClient(`file:${file}`);
+  let counter = 0;
+  const service: LabelServicePort = {
+    async generateLabel(req) {
+      counter += 1;
+      return { status: "created", label: { id: `L${counter}`, reference: `T${counter}`, label_url: "u", tracking_url: "t" } };
+    },
+    async findLabelByReference() {
+      return null;
+    },
+  };
+  await purchaseLabel({ db, service }, { shop: "warm.myshopify.com", environment: "staging", orderId: "warm", orderName: "#0", buildRequest: request });
+  const heapBefore = process.memoryUsage().heapUsed;
+  const start = performance.now();
+  for (let i = 0; i < N; i += 1) {
+    await purchaseLabel({ db, service }, { shop: "bench.myshopify.com", environment: "staging", orderId: `gid://shopify/Order/${i}`, orderName: `#${i}`, buildRequest: request });
+  }
+  const ms = performance.now() - start;
+  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+  await db.$disconnect();
+
+  // Ideal: the same inserts and updates, as prepared statements on the raw driver.
+  const idealFile = path.join(dir, "ideal.sqlite");
+  migrateSqliteFile(idealFile);
+  const raw = new Database(idealFile);
+  const counterUpsert = raw.prepare(
+    `INSERT INTO ReferenceCounter (shop, day, value) VALUES (?, ?, 1) ON CONFLICT(shop, day) DO UPDATE SET value = value + 1 RETURNING value`,
+  );
+  const attemptInsert = raw.prepare(
+    `INSERT INTO PurchaseAttempt (id, shop, orderId, orderName, environment, customReference, orderSlot, labelIndex, status, requestJson, reconcileCount, createdAt, updatedAt) VALUES (?, ?, ?, ?, 'staging', ?, ?, 1, 'PENDING', ?, 0, ?, ?)`,
+  );
+  const labelInsert = raw.prepare(
+    `INSERT INTO Label (id, shop, orderId, orderName, environment, customReference, serviceLabelId, trackingNumber, trackingUrl, labelUrl, carrierName, carrierServiceName, labelFormat, requestSnapshotJson, fulfillmentStatus, metafieldWritten, createdAt, updatedAt) VALUES (?, ?, ?, ?, 'staging', ?, ?, ?, 't', 'u', 'Dhl', 'P', 'PDF_A4_300dpi', ?, 'PENDING', 0, ?, ?)`,
+  );
+  const attemptDone = raw.prepare(`UPDATE PurchaseAttempt SET status = 'CREATED', labelId = ? WHERE id = ?`);
+  const idealStart = performance.now();
+  for (let i = 0; i < N; i += 1) {
+    const now = Date.now();
+    const { value } = counterUpsert.get("bench", "20261122") as { value: number };
+    const reference = `20261122-${String(value).padStart(3, "0")}`;
+    const json = JSON.stringify(request(reference));
+    attemptInsert.run(`a${i}`, "bench", `o${i}`, `#${i}`, reference, `bench|o${i}|1`, json, now, now);
+    labelInsert.run(`l${i}`, "bench", `o${i}`, `#${i}`, reference, `L${i}`, `T${i}`, json, now, now);
+    attemptDone.run(`l${i}`, `a${i}`);
+  }
+  const idealMs = performance.now() - idealStart;
+  raw.close();
+  return { name: "purchase (SQLite)", n: N, ms, idealMs, heapMb };
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-"));
+try {
+  const results: Result[] = [await benchPurchase(dir)];
+  try {
+    const mapperBench = (await import("./bench-mapper")) as { benchMapper: (n: number) => Promise<Result> };
+    results.push(await mapperBench.benchMapper(N * 20));
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw error;
+  }
+  console.log(`node ${process.version}, ${N} purchases`);
+  console.log("bench                      n      total ms   per item µs   ideal ms   ratio to ideal   heap Δ MB");
+  for (const result of results) {
+    console.log(
+      `${result.name.padEnd(24)} ${String(result.n).padStart(6)} ${result.ms.toFixed(1).padStart(12)} ${((result.ms * 1000) / result.n).toFixed(1).padStart(13)} ${result.idealMs.toFixed(1).padStart(10)} ${(result.ms / result.idealMs).toFixed(2).padStart(16)} ${result.heapMb.toFixed(1).padStart(11)}`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
