@@ -11,7 +11,20 @@ export function createPrismaClient(url: string = process.env.DATABASE_URL ?? DEF
   return new PrismaClient({ adapter: createDriverAdapter(url) });
 }
 
-const prisma: PrismaClient = globalThis.__etiquettePrisma ?? createPrismaClient();
-if (process.env.NODE_ENV !== "production") globalThis.__etiquettePrisma = prisma;
+function defaultClient(): PrismaClient {
+  globalThis.__etiquettePrisma ??= createPrismaClient();
+  return globalThis.__etiquettePrisma;
+}
+
+/**
+ * The app's client, created on first use (not at import), so DATABASE_URL is read once the environment is final.
+ */
+const prisma: PrismaClient = new Proxy({} as PrismaClient, {
+  get(_target, property) {
+    const client = defaultClient();
+    const value: unknown = Reflect.get(client, property, client);
+    return typeof value === "function" ? value.bind(client) : value;
+  },
+});
 
 export default prisma;
