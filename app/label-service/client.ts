@@ -47,7 +47,7 @@ import {
   unknownOutcomeError,
   type ErrorContext,
 } from "./messages";
-import { Semaphore, accountSemaphore } from "./semaphore";
+import { type Semaphore, accountSemaphore } from "./semaphore";
 import { defaultTokenCache, sharedAuthentication, tokenCacheKey, type TokenCache } from "./token-cache";
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
