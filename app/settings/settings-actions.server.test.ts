@@ -39,7 +39,7 @@ describe("settings actions", () => {
       intent: "testConnection",
       ok: false,
       messageKey: "settings.account.testFailed",
-      values: { message: "401 identifiants invalides" },
+      values: { message: "401 identifiants invalides", messageFr: "401 identifiants invalides" },
     });
   });
 

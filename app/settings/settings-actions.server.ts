@@ -12,7 +12,7 @@ import { setEnvironment } from "./environment.server";
 export type ConnectionTester = (
   environment: LabelEnvironment,
   credentials: { email: string; password: string },
-) => Promise<{ ok: true } | { ok: false; message: string }>;
+) => Promise<{ ok: true } | { ok: false; message: string; messageFr?: string }>;
 
 export interface SettingsContext {
   db: PrismaClient;
@@ -24,8 +24,15 @@ export interface SettingsContext {
 }
 
 export type SettingsActionResult =
-  | { intent: string; ok: true; messageKey: MessageKey; values?: Record<string, string> }
-  | { intent: string; ok: false; fieldErrors?: Record<string, MessageKey>; messageKey?: MessageKey; values?: Record<string, string> };
+  | { intent: string; environment?: string; ok: true; messageKey: MessageKey; values?: Record<string, string> }
+  | {
+      intent: string;
+      environment?: string;
+      ok: false;
+      fieldErrors?: Record<string, MessageKey>;
+      messageKey?: MessageKey;
+      values?: Record<string, string>;
+    };
 
 const environment = z.enum(LABEL_ENVIRONMENTS);
 
@@ -41,15 +48,16 @@ export async function handleSettingsAction(context: SettingsContext, form: FormD
 
   if (intent === "saveAccount") {
     const parsed = accountForm.safeParse(fields);
+    const target = fields.environment;
     if (!parsed.success) {
-      return { intent, ok: false, fieldErrors: { email: "settings.account.emailInvalid" } };
+      return { intent, environment: target, ok: false, fieldErrors: { email: "settings.account.emailInvalid" } };
     }
     try {
       await saveLabelServiceAccount(context.db, context.box, { shop: context.shop, ...parsed.data });
     } catch {
-      return { intent, ok: false, fieldErrors: { password: "settings.account.passwordRequired" } };
+      return { intent, environment: target, ok: false, fieldErrors: { password: "settings.account.passwordRequired" } };
     }
-    return { intent, ok: true, messageKey: "settings.saved" };
+    return { intent, environment: target, ok: true, messageKey: "settings.saved" };
   }
 
   if (intent === "testConnection") {
@@ -60,7 +68,12 @@ export async function handleSettingsAction(context: SettingsContext, form: FormD
     const result = await context.testConnection(env.data, credentials);
     return result.ok
       ? { intent, ok: true, messageKey: "settings.account.testOk" }
-      : { intent, ok: false, messageKey: "settings.account.testFailed", values: { message: result.message } };
+      : {
+          intent,
+          ok: false,
+          messageKey: "settings.account.testFailed",
+          values: { message: result.message, messageFr: result.messageFr ?? result.message },
+        };
   }
 
   if (intent === "setEnvironment") {

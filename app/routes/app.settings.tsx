@@ -1,0 +1,191 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { useContext, useState } from "react";
+import { requireAdmin } from "../auth.server";
+import { config } from "../config.server";
+import db from "../db.server";
+import { LocaleContext, useT } from "../i18n/translate";
+import { accountSummaries, LABEL_ENVIRONMENTS, type LabelEnvironment } from "../labels/accounts.server";
+import { testLabelServiceConnection } from "../labels/gateway.server";
+import { appSecretBox } from "../security/app-secret-box.server";
+import { getEnvironment } from "../settings/environment.server";
+import { handleSettingsAction } from "../settings/settings-actions.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { shop } = await requireAdmin(request);
+  const [accounts, environment] = await Promise.all([accountSummaries(db, shop), getEnvironment(db, shop)]);
+  return {
+    accounts,
+    environment: {
+      environment: environment.environment,
+      productionConfirmedAt: environment.productionConfirmedAt?.toISOString() ?? null,
+      productionConfirmedBy: environment.productionConfirmedBy,
+    },
+    productionConfigured: Boolean(config().LABEL_SERVICE_PRODUCTION_URL),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { shop, session } = await requireAdmin(request);
+  const form = await request.formData();
+  const userLabel = session.onlineAccessInfo?.associated_user.email ?? session.id;
+  return handleSettingsAction(
+    {
+      db,
+      box: appSecretBox(),
+      shop,
+      userLabel,
+      productionConfigured: Boolean(config().LABEL_SERVICE_PRODUCTION_URL),
+      testConnection: (environment, credentials) => testLabelServiceConnection(shop, environment, credentials),
+    },
+    form,
+  );
+}
+
+function AccountCard({ environment }: { environment: LabelEnvironment }) {
+  const t = useT();
+  const { accounts } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const saved = accounts.find((account) => account.environment === environment);
+  const [email, setEmail] = useState(saved?.email ?? "");
+  const [password, setPassword] = useState("");
+  const busy =
+    navigation.state !== "idle" && navigation.formData?.get("environment") === environment
+      ? String(navigation.formData.get("intent"))
+      : undefined;
+  const fieldErrors =
+    result && "environment" in result && result.environment === environment && !result.ok ? result.fieldErrors : undefined;
+  const envName = t(environment === "production" ? "env.short.production" : "env.short.staging");
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack gap="200" blockAlign="center">
+          <Text as="h2" variant="headingMd">
+            {t("settings.account.title", { environment: envName })}
+          </Text>
+          {saved ? <Badge tone="success">{t("settings.account.savedBadge")}</Badge> : null}
+        </InlineStack>
+        <Text as="p" tone="subdued">
+          {saved ? t("settings.account.help") : t("settings.account.none")}
+        </Text>
+        <Form method="post">
+          <input type="hidden" name="environment" value={environment} />
+          <input type="hidden" name="intent" value="saveAccount" />
+          <FormLayout>
+            <TextField
+              label={t("settings.account.email")}
+              name="email"
+              type="email"
+              value={email}
+              onChange={setEmail}
+              autoComplete="off"
+              error={fieldErrors?.email ? t(fieldErrors.email) : undefined}
+            />
+            <TextField
+              label={t("settings.account.password")}
+              name="password"
+              type="password"
+              value={password}
+              onChange={setPassword}
+              autoComplete="new-password"
+              helpText={saved ? t("settings.account.passwordSaved") : undefined}
+              error={fieldErrors?.password ? t(fieldErrors.password) : undefined}
+            />
+            <Button submit loading={busy === "saveAccount"}>
+              {t("settings.account.save")}
+            </Button>
+          </FormLayout>
+        </Form>
+        <Form method="post">
+          <input type="hidden" name="environment" value={environment} />
+          <input type="hidden" name="intent" value="testConnection" />
+          <Button submit disabled={!saved} loading={busy === "testConnection"}>
+            {t("settings.account.test")}
+          </Button>
+        </Form>
+      </BlockStack>
+    </Card>
+  );
+}
+
+function EnvironmentCard() {
+  const t = useT();
+  const { environment, productionConfigured } = useLoaderData<typeof loader>();
+  const [confirm, setConfirm] = useState(false);
+  const current = environment.environment;
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <InlineStack gap="200" blockAlign="center">
+          <Text as="h2" variant="headingMd">
+            {t("settings.env.title")}
+          </Text>
+          <Badge tone={current === "production" ? "critical" : "info"}>
+            {t(current === "production" ? "env.production" : "env.staging")}
+          </Badge>
+        </InlineStack>
+        <Text as="p">{t("settings.env.help")}</Text>
+        {current === "production" && environment.productionConfirmedAt ? (
+          <Text as="p" tone="subdued">
+            {t("settings.env.confirmedBy", {
+              who: environment.productionConfirmedBy ?? "?",
+              date: new Date(environment.productionConfirmedAt).toLocaleString(),
+            })}
+          </Text>
+        ) : null}
+        <Form method="post">
+          <input type="hidden" name="intent" value="setEnvironment" />
+          {current === "production" ? (
+            <>
+              <input type="hidden" name="environment" value="staging" />
+              <Button submit>{t("settings.env.useStaging")}</Button>
+            </>
+          ) : (
+            <BlockStack gap="200">
+              <input type="hidden" name="environment" value="production" />
+              {productionConfigured ? null : (
+                <Banner tone="info">{t("settings.env.error.production_not_configured")}</Banner>
+              )}
+              <Checkbox label={t("settings.env.confirm")} name="confirmCharges" checked={confirm} onChange={setConfirm} />
+              <InlineStack>
+                <Button submit tone="critical" disabled={!confirm || !productionConfigured}>
+                  {t("settings.env.useProduction")}
+                </Button>
+              </InlineStack>
+            </BlockStack>
+          )}
+        </Form>
+      </BlockStack>
+    </Card>
+  );
+}
+
+export default function Settings() {
+  const t = useT();
+  const locale = useContext(LocaleContext);
+  const result = useActionData<typeof action>();
+  const values = result?.values
+    ? { ...result.values, message: locale === "fr" ? (result.values.messageFr ?? result.values.message ?? "") : (result.values.message ?? "") }
+    : undefined;
+  return (
+    <Page title={t("settings.title")}>
+      <Layout>
+        {result && "messageKey" in result && result.messageKey ? (
+          <Layout.Section>
+            <Banner tone={result.ok ? "success" : "critical"}>{t(result.messageKey, values)}</Banner>
+          </Layout.Section>
+        ) : null}
+        <Layout.Section>
+          <BlockStack gap="400">
+            <EnvironmentCard />
+            {LABEL_ENVIRONMENTS.map((environment) => (
+              <AccountCard key={environment} environment={environment} />
+            ))}
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
