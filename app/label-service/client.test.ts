@@ -300,8 +300,9 @@ describe("carrier services", () => {
       expect(services.map(({ name }) => name)).toEqual(["n", "p"]);
       expect(services.every((service) => service.raw !== undefined)).toBe(true);
     }
-    const labelled = setup({ "GET /carrier_services/services": () => json([{ name: "n", label: "Domestic Express" }]) });
-    expect(await labelled.client.carrierServices("DE")).toEqual([{ name: "n", label: "Domestic Express", raw: { name: "n", label: "Domestic Express" } }]);
+    const record = { carrier_name: "Dhl", name: "U", label: "Express Worldwide (EU)" };
+    const labelled = setup({ "GET /carrier_services/services": () => json({ services: [record] }) });
+    expect(await labelled.client.carrierServices("DE")).toEqual([{ name: "U", label: "Express Worldwide (EU)", carrier: "Dhl", raw: record }]);
   });
 
   it("turns a 4xx into a rejected error with the extracted message", async () => {

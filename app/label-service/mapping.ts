@@ -155,6 +155,8 @@ export interface CarrierService {
   name: string;
   /** A human label, when the service gives one. */
   label?: string;
+  /** The carrier offering it (`carrier_name` or `carrier`), when the record says so. */
+  carrier?: string;
   raw: unknown;
 }
 
@@ -174,7 +176,7 @@ function firstString(record: Record<string, unknown>, keys: readonly string[]): 
 export type ParsedCarrierServices = { ok: true; services: CarrierService[] } | { ok: false; problem: string };
 
 /**
- * Accepts a bare array of strings, of objects with a name-like field, or such an array inside an envelope
+ * Accepts a bare array of strings, of objects with a name-like field (and optionally a carrier), or such an array inside an envelope
  * (`services`, `carrier_services`, `data`, `results`, `items`).
  */
 export function parseCarrierServices(json: unknown): ParsedCarrierServices {
@@ -195,7 +197,13 @@ export function parseCarrierServices(json: unknown): ParsedCarrierServices {
       const name = firstString(record, NAME_KEYS);
       if (!name) continue;
       const label = firstString(record, LABEL_KEYS);
-      services.push(label !== undefined && label !== name ? { name, label, raw: item } : { name, raw: item });
+      const carrier = firstString(record, ["carrier_name", "carrier"]);
+      services.push({
+        name,
+        ...(label !== undefined && label !== name ? { label } : {}),
+        ...(carrier !== undefined ? { carrier } : {}),
+        raw: item,
+      });
     }
   }
   return { ok: true, services };

@@ -1,0 +1,199 @@
+/**
+ * Contract tests: the label-service client against the label sandbox over real HTTP.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { exampleLabelRequest } from "../../app/label-service/__fixtures__/example-request";
+import { createLabelServiceClient, type FetchLike, type LabelServiceClient } from "../../app/label-service/client";
+import type { LabelRequest } from "../../app/label-service/contract";
+import { Semaphore } from "../../app/label-service/semaphore";
+import { InMemoryTokenCache } from "../../app/label-service/token-cache";
+import { startLabelSandbox } from "../../emulators/label-sandbox/server";
+
+const DEMO = { email: "demo@etiquette.test", password: "demo-sandbox" };
+const PAGE_SIZE = 3;
+
+let sandbox: { url: string; close(): Promise<void> };
+
+async function admin(path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: body === undefined && path === "/__admin/labels" ? "GET" : "POST",
+    headers: { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(response.ok, `${path} answered ${response.status}`).toBe(true);
+  const text = await response.text();
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function countByReference(reference: string): Promise<number> {
+  const inspection = (await admin("/__admin/labels")) as { countByReference: Record<string, number> };
+  return inspection.countByReference[reference] ?? 0;
+}
+
+interface Harness {
+  client: LabelServiceClient;
+  calls: { method: string; path: string; status?: number }[];
+  count(method: string, path: string): number;
+  logs: string[];
+}
+
+function harness(): Harness {
+  const calls: Harness["calls"] = [];
+  const logs: string[] = [];
+  const recording: FetchLike = async (url, init) => {
+    const entry: Harness["calls"][number] = { method: init.method ?? "GET", path: new URL(url).pathname };
+    calls.push(entry);
+    const response = await fetch(url, init);
+    entry.status = response.status;
+    return response;
+  };
+  const client = createLabelServiceClient({
+    shop: "contract.myshopify.com",
+    environment: "staging",
+    account: { baseUrl: sandbox.url, ...DEMO },
+    fetch: recording,
+    tokenCache: new InMemoryTokenCache(),
+    carrierServicesCache: new Map(),
+    semaphore: new Semaphore(4),
+    options: { generateTimeoutMs: 10_000, defaultTimeoutMs: 10_000, defaultRetryAfterMs: 50 },
+    logger: {
+      info: (message, data) => logs.push(`${message} ${JSON.stringify(data)}`),
+      warn: (message, data) => logs.push(`${message} ${JSON.stringify(data)}`),
+    },
+  });
+  return { client, calls, logs, count: (method, path) => calls.filter((c) => c.method === method && c.path === path).length };
+}
+
+/**
+ * The guide's example (Dhl, service "n"), with a recipient in Germany: "n" is DHL's domestic service, so the DHL
+ * service is taken from the lookup for the destination, as the app does.
+ */
+async function exampleFor(client: LabelServiceClient, reference: string): Promise<LabelRequest> {
+  const request = exampleLabelRequest({ custom_reference: reference });
+  const services = await client.carrierServices(request.recipient.country);
+  const dhl = services.filter((service) => service.carrier === request.carrier_name).map((service) => service.name);
+  expect(dhl.length, JSON.stringify(services)).toBeGreaterThan(0);
+  return dhl.includes(request.carrier_service_name) ? request : { ...request, carrier_service_name: dhl[0] ?? "n" };
+}
+
+/**
+ * The sandbox refuses tokens whose `iat` (whole seconds) is before the reset/expire instant (milliseconds), so a
+ * token issued in the same second as a reset is refused. Wait for the next second after each reset/expiry.
+ */
+async function nextSecond(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 1_005 - (Date.now() % 1_000)));
+}
+
+beforeAll(async () => {
+  sandbox = await startLabelSandbox({ port: 0, pageSize: PAGE_SIZE });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+beforeEach(async () => {
+  await admin("/__admin/reset", {});
+  await nextSecond();
+});
+
+describe("label service client against the sandbox", () => {
+  it("buys the public guide's example label once", async () => {
+    const { client, count, logs } = harness();
+    const request = await exampleFor(client, "20201218-013");
+    const result = await client.generateLabel(request);
+    expect(result.status, JSON.stringify(result)).toBe("created");
+    if (result.status !== "created") return;
+    expect(result.label.id).not.toBe("");
+    expect(result.label.reference).not.toBe("");
+    expect(result.label.label_url).toMatch(/^https?:\/\//);
+    expect(count("POST", "/labels/generate_label")).toBe(1);
+    expect(await countByReference("20201218-013")).toBe(1);
+    expect(logs.join("\n")).not.toContain(DEMO.password);
+  });
+
+  it("reports a request the sandbox refuses as rejected with its message, nothing bought", async () => {
+    const { client } = harness();
+    const request = await exampleFor(client, "20201218-014");
+    const result = await client.generateLabel({ ...request, carrier_service_name: "no-such-service" });
+    expect(result.status).toBe("rejected");
+    if (result.status !== "rejected") return;
+    expect(result.error.kind).toBe("rejected");
+    expect(result.error.status).toBeGreaterThanOrEqual(400);
+    expect(result.error.serviceMessage).toBeTruthy();
+    expect(await countByReference("20201218-014")).toBe(0);
+  });
+
+  it("renews an expired token with exactly one re-authentication and one replay", async () => {
+    const { client, count } = harness();
+    await client.authenticate();
+    expect(count("POST", "/authenticate")).toBe(1);
+    const request = await exampleFor(client, "20201218-015");
+    await admin("/__admin/expire-tokens", {});
+    await nextSecond();
+    const result = await client.generateLabel(request);
+    expect(result.status, JSON.stringify(result)).toBe("created");
+    expect(count("POST", "/authenticate")).toBe(2);
+    expect(count("POST", "/labels/generate_label")).toBe(2);
+    expect(await countByReference("20201218-015")).toBe(1);
+  });
+
+  it("renews an expired token for listing too", async () => {
+    const { client, count } = harness();
+    await client.listLabels({ page: 1 });
+    await admin("/__admin/expire-tokens", {});
+    await nextSecond();
+    await client.listLabels({ page: 1 });
+    expect(count("POST", "/authenticate")).toBe(2);
+  });
+
+  it("a lost response gives unknown, and findLabelByReference then finds the label, bought once", async () => {
+    const { client, count } = harness();
+    const request = await exampleFor(client, "20201218-016");
+    await admin("/__admin/faults", { chargedButLost: { next: 1 } });
+    const result = await client.generateLabel(request);
+    expect(result.status, JSON.stringify(result)).toBe("unknown");
+    expect(count("POST", "/labels/generate_label")).toBe(1);
+    const found = await client.findLabelByReference("20201218-016");
+    expect(found?.custom_reference).toBe("20201218-016");
+    expect(await countByReference("20201218-016")).toBe(1);
+  });
+
+  it("a 5xx gives unknown without a retry", async () => {
+    const { client, count } = harness();
+    const request = await exampleFor(client, "20201218-017");
+    await admin("/__admin/faults", { error5xx: { next: 1 } });
+    const result = await client.generateLabel(request);
+    expect(result.status).toBe("unknown");
+    expect(count("POST", "/labels/generate_label")).toBe(1);
+  });
+
+  it("a 429 on generate_label is rejected/rate_limited, not retried, nothing bought", async () => {
+    const { client, count } = harness();
+    const request = await exampleFor(client, "20201218-018");
+    await admin("/__admin/faults", { rateLimit: { next: 1, retryAfterSeconds: 1 } });
+    const result = await client.generateLabel(request);
+    expect(result).toMatchObject({ status: "rejected", error: { kind: "rate_limited" } });
+    expect(count("POST", "/labels/generate_label")).toBe(1);
+    expect(await countByReference("20201218-018")).toBe(0);
+  });
+
+  it("lists every label across three or more pages", async () => {
+    const { client, count } = harness();
+    const references = Array.from({ length: PAGE_SIZE * 2 + 2 }, (_, i) => `20260101-${String(100 + i)}`);
+    const base = await exampleFor(client, references[0] ?? "20260101-100");
+    for (const reference of references) {
+      const result = await client.generateLabel({ ...base, custom_reference: reference });
+      expect(result.status).toBe("created");
+    }
+    const pages: number[] = [];
+    const seen: string[] = [];
+    for await (const page of client.labelPages()) {
+      pages.push(page.page);
+      for (const label of page.labels) if (label.custom_reference) seen.push(label.custom_reference);
+    }
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    expect(seen.sort()).toEqual([...references].sort());
+    expect(count("GET", "/labels")).toBe(pages.length + 1);
+  });
+});
