@@ -7,6 +7,8 @@ export interface TokenClaims {
   sub: string;
   iat: number;
   exp: number;
+  /** Sandbox-only: tokens of an older generation were expired by an admin action. */
+  gen?: number;
 }
 
 export function signToken(claims: TokenClaims, secret: string): string {

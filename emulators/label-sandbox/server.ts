@@ -85,7 +85,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
   const accounts = options.accounts ?? [DEMO_ACCOUNT];
   const secret = randomBytes(32).toString("hex");
   let faults: FaultConfig = faultConfigSchema.parse(options.faults ?? {});
-  let tokensNotBefore = 0;
+  let tokenGeneration = 0;
   let sequence = 0;
   let labels: StoredLabel[] = [];
   let baseUrl = "";
@@ -109,7 +109,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
     if (!check.ok) {
       throw new HttpError(401, { error: check.reason === "expired" ? "jeton d'authentification expiré" : "jeton d'authentification invalide" });
     }
-    if (check.claims.iat * 1000 < tokensNotBefore) throw new HttpError(401, { error: "jeton d'authentification expiré" });
+    if ((check.claims.gen ?? 0) < tokenGeneration) throw new HttpError(401, { error: "jeton d'authentification expiré" });
     return check.claims.sub;
   };
 
@@ -188,8 +188,8 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
         return send(response, 200, faults);
       }
       if (pathname === "/__admin/expire-tokens" && method === "POST") {
-        tokensNotBefore = now() + 1;
-        return send(response, 200, { expiredBefore: new Date(tokensNotBefore).toISOString() });
+        tokenGeneration += 1;
+        return send(response, 200, { expired: true });
       }
       if (pathname === "/__admin/labels" && method === "GET") {
         const countByReference: Record<string, number> = {};
@@ -200,7 +200,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
         labels = [];
         sequence = 0;
         faults = defaultFaults();
-        tokensNotBefore = now() + 1;
+        tokenGeneration += 1;
         persist();
         return send(response, 200, { reset: true });
       }
@@ -261,7 +261,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
       const account = accounts.find((candidate) => candidate.email === body?.email && candidate.password === body?.password);
       if (!account) throw new HttpError(401, { error: "identifiants invalides" });
       const iat = Math.floor(now() / 1000);
-      return send(response, 200, { auth_token: signToken({ sub: account.email, iat, exp: iat + tokenLifetime }, secret) });
+      return send(response, 200, { auth_token: signToken({ sub: account.email, iat, exp: iat + tokenLifetime, gen: tokenGeneration }, secret) });
     }
     if (pathname === "/labels/generate_label") return generate(request, response);
     if (pathname === "/labels") {
