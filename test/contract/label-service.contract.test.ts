@@ -178,6 +178,58 @@ describe("label service client against the sandbox", () => {
     expect(await countByReference("20201218-018")).toBe(0);
   });
 
+  it("a connection reset before processing gives unknown; the lookup then finds nothing and nothing was bought", async () => {
+    const { client } = harness();
+    const request = await exampleFor(client, "20201218-019");
+    await admin("/__admin/faults", { resetBeforeProcessing: { next: 1 } });
+    const result = await client.generateLabel(request);
+    expect(result).toMatchObject({ status: "unknown", error: { kind: "unknown_outcome" } });
+    expect(await client.findLabelByReference("20201218-019")).toBeNull();
+    expect(await countByReference("20201218-019")).toBe(0);
+  });
+
+  it("a timeout gives unknown; the lookup afterwards agrees with what the service actually bought", async () => {
+    const { client } = harness();
+    const request = await exampleFor(client, "20201218-020");
+    const slow = createLabelServiceClient({
+      shop: "contract-slow.myshopify.com",
+      account: { baseUrl: sandbox.url, ...DEMO },
+      tokenCache: new InMemoryTokenCache(),
+      semaphore: new Semaphore(1),
+      options: { generateTimeoutMs: 100 },
+    });
+    await slow.authenticate();
+    await admin("/__admin/faults", { latency: { next: 1, minMs: 400, maxMs: 400 } });
+    const result = await slow.generateLabel(request);
+    expect(result).toMatchObject({ status: "unknown", error: { kind: "unknown_outcome", code: "TIMEOUT" } });
+    // Let the sandbox finish whatever it does with the abandoned request, then reconcile.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const found = await slow.findLabelByReference("20201218-020");
+    const bought = await countByReference("20201218-020");
+    expect(bought).toBeLessThanOrEqual(1);
+    expect(found === null ? 0 : 1).toBe(bought);
+  });
+
+  it("a 429 on listing is waited out and retried", async () => {
+    const { client, count } = harness();
+    await client.authenticate();
+    await admin("/__admin/faults", { rateLimit: { next: 1, retryAfterSeconds: 0 } });
+    const page = await client.listLabels({ page: 1 });
+    expect(page.labels).toEqual([]);
+    expect(count("GET", "/labels")).toBe(2);
+  });
+
+  it("concurrent purchases share one authentication and buy each reference once", async () => {
+    const { client, count } = harness();
+    const base = await exampleFor(client, "20260202-100");
+    client.invalidateToken();
+    const references = Array.from({ length: 10 }, (_, i) => `20260202-${String(100 + i)}`);
+    const results = await Promise.all(references.map((reference) => client.generateLabel({ ...base, custom_reference: reference })));
+    expect(results.map((result) => result.status)).toEqual(references.map(() => "created"));
+    expect(count("POST", "/authenticate")).toBe(2);
+    for (const reference of references) expect(await countByReference(reference)).toBe(1);
+  });
+
   it("lists every label across three or more pages", async () => {
     const { client, count } = harness();
     const references = Array.from({ length: PAGE_SIZE * 2 + 2 }, (_, i) => `20260101-${String(100 + i)}`);
