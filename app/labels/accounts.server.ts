@@ -5,8 +5,9 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SecretBox } from "../security/secret-box.server";
 
-export const LABEL_ENVIRONMENTS = ["staging", "production"] as const;
-export type LabelEnvironment = (typeof LABEL_ENVIRONMENTS)[number];
+import type { LabelEnvironment } from "./environments";
+
+export { LABEL_ENVIRONMENTS, type LabelEnvironment } from "./environments";
 
 export interface AccountSummary {
   environment: LabelEnvironment;

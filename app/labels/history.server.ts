@@ -5,8 +5,9 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import type { LabelEnvironment } from "./accounts.server";
 
-export const HISTORY_STATUSES = ["created", "fulfilled", "fulfillment_failed", "needs_review", "pending", "rejected"] as const;
-export type HistoryStatus = (typeof HISTORY_STATUSES)[number];
+import type { HistoryStatus } from "./history-statuses";
+
+export { HISTORY_STATUSES, type HistoryStatus } from "./history-statuses";
 
 export interface HistoryFilters {
   status?: HistoryStatus;

@@ -7,7 +7,8 @@ import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import type { MessageKey } from "../i18n/messages";
 import { useT } from "../i18n/translate";
-import { HISTORY_STATUSES, labelHistory, type HistoryStatus } from "../labels/history.server";
+import { labelHistory } from "../labels/history.server";
+import { HISTORY_STATUSES, type HistoryStatus } from "../labels/history-statuses";
 
 const filtersSchema = z.object({
   status: z.enum(HISTORY_STATUSES).optional().catch(undefined),
