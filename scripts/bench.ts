@@ -51,7 +51,7 @@ async function benchPurchase(dir: string): Promise<Result> {
   const db = createPrismaClient(`file:${file}`);
   let counter = 0;
   const service: LabelServicePort = {
-    async generateLabel(req) {
+    async generateLabel() {
       counter += 1;
       return { status: "created", label: { id: `L${counter}`, reference: `T${counter}`, label_url: "u", tracking_url: "t" } };
     },
