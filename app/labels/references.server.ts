@@ -3,14 +3,9 @@
  * "20201218-013"). Each call returns a reference never returned before for that shop, also under concurrency.
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import { formatReference, referenceDay } from "./references";
 
-export function referenceDay(date: Date): string {
-  return date.toISOString().slice(0, 10).replace(/-/g, "");
-}
-
-export function formatReference(day: string, counter: number): string {
-  return `${day}-${String(counter).padStart(3, "0")}`;
-}
+export { formatReference, referenceDay };
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";

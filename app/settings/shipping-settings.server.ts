@@ -1,0 +1,27 @@
+/**
+ * The shop's shipping settings, stored as JSON on ShopSettings and validated with shippingSettingsSchema. A shop
+ * that has not saved them yet gets the defaults and `configured: false` (labels then wait for a sender address).
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import { defaultShippingSettings, shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
+
+export async function loadShippingSettingsState(db: PrismaClient, shop: string): Promise<{ settings: ShippingSettings; configured: boolean }> {
+  const row = await db.shopSettings.findUnique({ where: { shop }, select: { settingsJson: true } });
+  if (!row || row.settingsJson === "{}") return { settings: defaultShippingSettings, configured: false };
+  try {
+    const parsed = shippingSettingsSchema.safeParse(JSON.parse(row.settingsJson));
+    if (parsed.success) return { settings: parsed.data, configured: true };
+  } catch {
+    // unreadable JSON: treated as not configured
+  }
+  return { settings: defaultShippingSettings, configured: false };
+}
+
+export async function loadShippingSettings(db: PrismaClient, shop: string): Promise<ShippingSettings> {
+  return (await loadShippingSettingsState(db, shop)).settings;
+}
+
+export async function saveShippingSettings(db: PrismaClient, shop: string, settings: ShippingSettings): Promise<void> {
+  const settingsJson = JSON.stringify(shippingSettingsSchema.parse(settings));
+  await db.shopSettings.upsert({ where: { shop }, create: { shop, settingsJson }, update: { settingsJson } });
+}
