@@ -5,6 +5,24 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { saveLabelServiceAccount } from "../labels/accounts.server";
 import type { SecretBox } from "../security/secret-box.server";
+import { defaultShippingSettings, shippingSettingsSchema } from "../shipping/settings";
+
+/** The emulator seed's shop (Maison Étiquette, Paris) as the demo sender. */
+export const DEMO_SHIPPING_SETTINGS = shippingSettingsSchema.parse({
+  ...defaultShippingSettings,
+  sender: {
+    firstName: "",
+    lastName: "Expéditions",
+    company: "Maison Étiquette SAS",
+    address1: "24 rue du Faubourg Saint-Antoine",
+    address2: "Cour de l'Étoile d'Or",
+    city: "Paris",
+    zip: "75012",
+    countryCode: "FR",
+    phone: "+33 1 43 00 00 00",
+    email: "boutique@maison-etiquette.example",
+  },
+});
 
 export const DEMO_SHOP_DOMAIN = "etiquette-demo.myshopify.com";
 export const DEMO_ACCESS_TOKEN = "shpat_etiquette_demo";
@@ -22,5 +40,10 @@ export async function seedDemoShop(db: PrismaClient, box: SecretBox): Promise<vo
   if (!existing) {
     await saveLabelServiceAccount(db, box, { shop: DEMO_SHOP_DOMAIN, environment: "staging", ...DEMO_SANDBOX_ACCOUNT });
   }
-  await db.shopSettings.upsert({ where: { shop: DEMO_SHOP_DOMAIN }, create: { shop: DEMO_SHOP_DOMAIN }, update: {} });
+  // Prefilled once; a merchant's later edits in Settings are kept across demo restarts.
+  await db.shopSettings.upsert({
+    where: { shop: DEMO_SHOP_DOMAIN },
+    create: { shop: DEMO_SHOP_DOMAIN, settingsJson: JSON.stringify(DEMO_SHIPPING_SETTINGS) },
+    update: {},
+  });
 }

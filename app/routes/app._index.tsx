@@ -6,6 +6,7 @@ import {
   Card,
   EmptyState,
   IndexTable,
+  Link,
   Page,
   Text,
   TextField,
@@ -84,9 +85,11 @@ export default function OrdersToShip() {
   const rows = orders.map((order, index) => (
     <IndexTable.Row id={order.id} key={order.id} position={index} selected={selectedResources.includes(order.id)}>
       <IndexTable.Cell>
-        <Text as="span" fontWeight="semibold">
-          {order.name}
-        </Text>
+        <Link dataPrimaryLink url={`/app/orders/${order.id.split("/").pop()}`} removeUnderline>
+          <Text as="span" fontWeight="semibold">
+            {order.name}
+          </Text>
+        </Link>
       </IndexTable.Cell>
       <IndexTable.Cell>{new Date(order.createdAt).toLocaleDateString()}</IndexTable.Cell>
       <IndexTable.Cell>

@@ -305,7 +305,8 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
 
   const shippingTotal = toCents(order.totalShippingPriceSet.presentmentMoney.amount) ?? 0n;
   const description = describeContents(lines, settings.descriptionMaxLength);
-  if (hasBlocking(found.problems) || !fulfillmentOrder || !address) return { problems: found.problems };
+  // With blocking problems a draft is still returned (for display), as long as there is something to show.
+  if (!fulfillmentOrder || !address) return { problems: found.problems };
 
   return {
     problems: found.problems,
@@ -329,7 +330,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
         country: settings.sender.countryCode,
         city: settings.sender.city,
         zip: settings.sender.zip,
-        phone1: senderPhone!,
+        phone1: senderPhone ?? settings.sender.phone,
         email: settings.sender.email,
         company_name: settings.sender.company,
         labelType: settings.labelFormat,
@@ -379,13 +380,21 @@ export function toLabelRequest(draft: ShipmentDraft, customReference: string, se
 }
 
 /** The whole mapping. A request is returned only when nothing blocks, and it always passes labelRequestSchema. */
-export function mapOrderToLabelRequest(input: MapInput & { customReference: string }): { request?: LabelRequest; draft?: ShipmentDraft; problems: Problem[] } {
+export function mapOrderToLabelRequest(input: MapInput & { customReference: string }): {
+  request?: LabelRequest;
+  /** What the request looks like so far, also when something blocks (for display only, never sent). */
+  preview?: LabelRequest;
+  draft?: ShipmentDraft;
+  problems: Problem[];
+} {
   const { draft, problems } = buildShipmentDraft(input);
   if (!draft) return { problems };
   const request = toLabelRequest(draft, input.customReference, input.settings);
+  if (hasBlocking(problems)) return { preview: request, draft, problems };
   const checked = labelRequestSchema.safeParse(request);
   if (!checked.success) {
     return {
+      preview: request,
       draft,
       problems: [
         ...problems,
@@ -406,5 +415,5 @@ export function mapOrderToLabelRequest(input: MapInput & { customReference: stri
       ],
     };
   }
-  return { request: checked.data, draft, problems };
+  return { request: checked.data, preview: checked.data, draft, problems };
 }

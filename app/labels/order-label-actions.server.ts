@@ -1,0 +1,102 @@
+/**
+ * The order label page's actions: parse the form with zod, run the right operation for this shop only, and return
+ * a notice (a message key, en/fr) or problems. Never buys without an explicit create / createAdditional intent.
+ */
+import { z } from "zod";
+import type { PrismaClient } from "../generated/prisma/client";
+import type { MessageKey } from "../i18n/messages";
+import type { Problem } from "../shipping/problems";
+import type { AdminGraphqlClient } from "../shopify/admin-client";
+import { getEnvironment } from "../settings/environment.server";
+import { labelServiceClientFor, LabelServiceUnavailableError } from "./gateway.server";
+import type { LabelServicePort } from "./purchase.server";
+import { createLabelForOrder, orderGid, reconcileNow, releaseReviewedAttempt, requestOverridesSchema, retryFulfillment } from "./order-label.server";
+
+/** The service's refusal in the merchant's language (the client gives English and French). */
+function readableError(error: { message: string; messageFr?: string }, locale: "en" | "fr" = "en"): string {
+  return locale === "fr" && error.messageFr ? error.messageFr : error.message;
+}
+
+export interface OrderActionResult {
+  tone: "success" | "critical" | "warning" | "info";
+  notice?: { key: MessageKey; values?: Record<string, string> };
+  problems?: Problem[];
+}
+
+const intentSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("create"), box: z.string().optional() }),
+  z.object({ intent: z.literal("createAdditional"), box: z.string().optional() }),
+  z.object({ intent: z.literal("retryFulfillment"), labelId: z.string().min(1) }),
+  z.object({ intent: z.literal("checkAttempt"), attemptId: z.string().min(1) }),
+  z.object({ intent: z.literal("releaseAttempt"), attemptId: z.string().min(1) }),
+]);
+
+export async function handleOrderLabelAction(
+  context: { db: PrismaClient; admin: AdminGraphqlClient; shop: string; orderId: string; locale?: "en" | "fr"; service?: LabelServicePort },
+  form: FormData,
+): Promise<OrderActionResult> {
+  const fields = Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
+  const parsed = intentSchema.safeParse(fields);
+  if (!parsed.success) throw new Response("Unknown action", { status: 400 });
+  const { db, admin, shop } = context;
+  const action = parsed.data;
+
+  if (action.intent === "retryFulfillment") {
+    const label = await db.label.findFirst({ where: { id: action.labelId, shop, orderId: orderGid(context.orderId) } });
+    if (!label) throw new Response("Not found", { status: 404 });
+    const result = await retryFulfillment({ db, admin }, shop, label.id);
+    return result.status === "created"
+      ? { tone: "success", notice: { key: "order.fulfillment.created" } }
+      : result.status === "failed"
+        ? { tone: "critical", notice: { key: "order.fulfillment.failed", values: { message: result.message } } }
+        : { tone: "info", notice: { key: "order.inProgress" } };
+  }
+  if (action.intent === "releaseAttempt") {
+    const attempt = await db.purchaseAttempt.findFirst({ where: { id: action.attemptId, shop, orderId: orderGid(context.orderId) } });
+    if (!attempt) throw new Response("Not found", { status: 404 });
+    await releaseReviewedAttempt(db, shop, attempt.id);
+    return { tone: "info" };
+  }
+
+  const { environment } = await getEnvironment(db, shop);
+  let service = context.service;
+  if (!service) {
+    try {
+      service = await labelServiceClientFor(shop, environment);
+    } catch (error) {
+      if (error instanceof LabelServiceUnavailableError) {
+        return { tone: "critical", notice: { key: "order.serviceUnavailable", values: { environment } } };
+      }
+      throw error;
+    }
+  }
+
+  if (action.intent === "checkAttempt") {
+    const attempt = await db.purchaseAttempt.findFirst({ where: { id: action.attemptId, shop, orderId: orderGid(context.orderId) } });
+    if (!attempt) throw new Response("Not found", { status: 404 });
+    const { result } = await reconcileNow({ db, admin, service }, shop, attempt.id);
+    return result.status === "created"
+      ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
+      : { tone: "warning", notice: { key: result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending", values: { reference: attempt.customReference } } };
+  }
+
+  const overrides = requestOverridesSchema.parse(fields);
+  const outcome = await createLabelForOrder(
+    { db, admin, service },
+    { shop, orderId: context.orderId, boxName: action.box || undefined, overrides, additional: action.intent === "createAdditional" },
+  );
+  if (outcome.status === "problems") return { tone: "critical", problems: outcome.problems };
+  const purchase = outcome.purchase;
+  switch (purchase.status) {
+    case "created":
+      return { tone: "success", notice: { key: "order.created", values: { tracking: purchase.label.trackingNumber } } };
+    case "already_labelled":
+      return { tone: "info", notice: { key: "order.created", values: { tracking: purchase.label.trackingNumber } } };
+    case "in_progress":
+      return { tone: "info", notice: { key: "order.inProgress" } };
+    case "rejected":
+      return { tone: "critical", notice: { key: "order.rejected", values: { message: readableError(purchase.error, context.locale) } } };
+    case "unknown":
+      return { tone: "warning", notice: { key: "order.attempt.pending", values: { reference: purchase.attempt.customReference } } };
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * The order label page's server side: read the order, map it to a label request (app/shipping), let the merchant
+ * adjust the request before purchase, buy once (purchase layer), then push to Shopify (fulfillment layer).
+ */
+import { z } from "zod";
+import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
+import { labelRequestSchema, type LabelRequest } from "../label-service/contract";
+import { mapOrderToLabelRequest, type Problem } from "../shipping";
+import type { AdminGraphqlClient } from "../shopify/admin-client";
+import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
+import { getEnvironment } from "../settings/environment.server";
+import { loadShippingSettings } from "../settings/shipping-settings.server";
+import type { LabelEnvironment } from "./environments";
+import { pushLabelToShopify, type FulfillResult } from "./fulfill.server";
+import { nextLabelIndex, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, type LabelServicePort, type PurchaseResult } from "./purchase.server";
+
+/** A placeholder reference for previews; the real one is allocated at purchase time. */
+export const PREVIEW_REFERENCE = "00000000-000";
+
+export function orderGid(id: string): string {
+  return /^[0-9]+$/.test(id) ? `gid://shopify/Order/${id}` : id;
+}
+
+export interface OrderLabelView {
+  order: OrderForLabel;
+  environment: LabelEnvironment;
+  request: LabelRequest | undefined;
+  /** The request as it would be sent, shown even when a problem blocks it. */
+  preview: LabelRequest | undefined;
+  problems: Problem[];
+  labels: Label[];
+  attempts: PurchaseAttempt[];
+  notifyCustomer: boolean;
+  boxes: string[];
+  selectedBox: string | undefined;
+  fulfillmentOrderId: string | undefined;
+}
+
+/** Everything the page shows, for one order of this shop. Null when Shopify does not know the order. */
+export async function loadOrderLabel(
+  db: PrismaClient,
+  admin: AdminGraphqlClient,
+  shop: string,
+  orderId: string,
+  options: { boxName?: string; carrierName?: string; serviceName?: string } = {},
+): Promise<OrderLabelView | null> {
+  const id = orderGid(orderId);
+  const [order, settings, { environment }, labels, attempts] = await Promise.all([
+    fetchOrderForLabel(admin, id),
+    loadShippingSettings(db, shop),
+    getEnvironment(db, shop),
+    db.label.findMany({ where: { shop, orderId: id }, orderBy: { createdAt: "asc" } }),
+    db.purchaseAttempt.findMany({ where: { shop, orderId: id }, orderBy: { createdAt: "asc" } }),
+  ]);
+  if (!order) return null;
+  const fulfillmentOrderId = openFulfillmentOrderId(order);
+  const carrier =
+    options.carrierName && options.serviceName ? { carrierName: options.carrierName, serviceName: options.serviceName } : undefined;
+  const mapped = mapOrderToLabelRequest({
+    order,
+    settings,
+    fulfillmentOrderId,
+    boxName: options.boxName,
+    carrier,
+    customReference: PREVIEW_REFERENCE,
+  });
+  return {
+    order,
+    environment,
+    request: mapped.request,
+    preview: mapped.preview,
+    problems: mapped.problems,
+    labels,
+    attempts,
+    notifyCustomer: settings.notifyCustomer,
+    boxes: settings.boxes.map((box) => box.name),
+    selectedBox: options.boxName ?? settings.boxes.find((box) => box.isDefault)?.name,
+    fulfillmentOrderId,
+  };
+}
+
+/** The first fulfillment order that can still be fulfilled (the parcel this label ships). */
+export function openFulfillmentOrderId(order: OrderForLabel): string | undefined {
+  return order.fulfillmentOrders.nodes.find(
+    (fulfillmentOrder) =>
+      fulfillmentOrder.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT") &&
+      fulfillmentOrder.lineItems.nodes.some((lineItem) => lineItem.remainingQuantity > 0),
+  )?.id;
+}
+
+/** Fields the merchant may change on the page before buying. Empty values keep the mapped ones. */
+export const requestOverridesSchema = z.object({
+  weight: z.string().optional(),
+  width: z.string().optional(),
+  height: z.string().optional(),
+  length: z.string().optional(),
+  description: z.string().optional(),
+  carrier_name: z.string().optional(),
+  carrier_service_name: z.string().optional(),
+  "recipient.firstname": z.string().optional(),
+  "recipient.lastname": z.string().optional(),
+  "recipient.company_name": z.string().optional(),
+  "recipient.address_line1": z.string().optional(),
+  "recipient.address_line2": z.string().optional(),
+  "recipient.zip": z.string().optional(),
+  "recipient.city": z.string().optional(),
+  "recipient.phone1": z.string().optional(),
+  "recipient.email": z.string().optional(),
+});
+export type RequestOverrides = z.infer<typeof requestOverridesSchema>;
+
+/** Applies the merchant's edits to a mapped request. Blank fields keep the mapped value; line 2 may be cleared. */
+export function applyOverrides(request: LabelRequest, overrides: RequestOverrides): LabelRequest {
+  const next: LabelRequest = { ...request, recipient: { ...request.recipient } };
+  const set = (value: string | undefined, apply: (trimmed: string) => void, allowEmpty = false) => {
+    if (value === undefined) return;
+    const trimmed = value.trim();
+    if (trimmed || allowEmpty) apply(trimmed);
+  };
+  set(overrides.weight, (value) => (next.weight = value));
+  set(overrides.width, (value) => (next.width = value));
+  set(overrides.height, (value) => (next.height = value));
+  set(overrides.length, (value) => (next.length = value));
+  set(overrides.description, (value) => (next.description = value));
+  set(overrides.carrier_name, (value) => (next.carrier_name = value));
+  set(overrides.carrier_service_name, (value) => (next.carrier_service_name = value));
+  const recipient = next.recipient;
+  set(overrides["recipient.firstname"], (value) => (recipient.firstname = value), true);
+  set(overrides["recipient.lastname"], (value) => (recipient.lastname = value));
+  set(overrides["recipient.company_name"], (value) => (recipient.company_name = value || undefined), true);
+  set(overrides["recipient.address_line1"], (value) => (recipient.address_line1 = value));
+  set(overrides["recipient.address_line2"], (value) => (recipient.address_line2 = value || undefined), true);
+  set(overrides["recipient.zip"], (value) => (recipient.zip = value));
+  set(overrides["recipient.city"], (value) => (recipient.city = value));
+  set(overrides["recipient.phone1"], (value) => (recipient.phone1 = value || undefined), true);
+  set(overrides["recipient.email"], (value) => (recipient.email = value));
+  return next;
+}
+
+/** Problems in an edited request, named by field, in both languages. */
+export function editedRequestProblems(request: LabelRequest, orderName: string): Problem[] {
+  const parsed = labelRequestSchema.safeParse(request);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => {
+    const path = issue.path.join(".");
+    return {
+      code: "edited_field_invalid",
+      path,
+      orderName,
+      severity: "blocking" as const,
+      message: { en: `${orderName}: ${path} is not valid (${issue.message}).`, fr: `${orderName} : ${path} n'est pas valide (${issue.message}).` },
+      fix: { en: `Correct ${path} in the form, then create the label again.`, fr: `Corrigez ${path} dans le formulaire, puis recréez l'étiquette.` },
+    };
+  });
+}
+
+export type CreateLabelOutcome =
+  | { status: "problems"; problems: Problem[] }
+  | { status: "purchase"; purchase: PurchaseResult; fulfillment?: FulfillResult };
+
+/**
+ * "Create label": maps the order again from Shopify's current data (never from the browser), applies the edits,
+ * checks the result, buys once, then creates the fulfillment. `additional` must be explicit to buy a second label.
+ */
+export async function createLabelForOrder(
+  deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort },
+  input: {
+    shop: string;
+    orderId: string;
+    boxName?: string;
+    overrides: RequestOverrides;
+    additional: boolean;
+  },
+): Promise<CreateLabelOutcome> {
+  const { db, admin, service } = deps;
+  const id = orderGid(input.orderId);
+  const [order, settings, { environment }] = await Promise.all([
+    fetchOrderForLabel(admin, id),
+    loadShippingSettings(db, input.shop),
+    getEnvironment(db, input.shop),
+  ]);
+  if (!order) {
+    return {
+      status: "problems",
+      problems: [
+        {
+          code: "order_not_found",
+          path: "order",
+          orderName: input.orderId,
+          severity: "blocking",
+          message: { en: "Shopify does not know this order any more.", fr: "Shopify ne connaît plus cette commande." },
+          fix: { en: "Go back to the orders list and pick the order again.", fr: "Revenez à la liste des commandes et choisissez-la à nouveau." },
+        },
+      ],
+    };
+  }
+  const fulfillmentOrderId = openFulfillmentOrderId(order);
+  const carrier =
+    input.overrides.carrier_name && input.overrides.carrier_service_name
+      ? { carrierName: input.overrides.carrier_name, serviceName: input.overrides.carrier_service_name }
+      : undefined;
+  const mapped = mapOrderToLabelRequest({
+    order,
+    settings,
+    fulfillmentOrderId,
+    boxName: input.boxName,
+    carrier,
+    customReference: PREVIEW_REFERENCE,
+  });
+  const blocking = mapped.problems.filter((problem) => problem.severity === "blocking");
+  if (!mapped.request || blocking.length > 0) return { status: "problems", problems: blocking };
+  const edited = applyOverrides(mapped.request, input.overrides);
+  const editProblems = editedRequestProblems(edited, order.name);
+  if (editProblems.length > 0) return { status: "problems", problems: editProblems };
+
+  const labelIndex = input.additional ? await nextLabelIndex(db, input.shop, id) : 1;
+  const purchase = await purchaseLabel(
+    { db, service },
+    {
+      shop: input.shop,
+      environment,
+      orderId: id,
+      orderName: order.name,
+      fulfillmentOrderId,
+      labelIndex,
+      buildRequest: (customReference) => ({ ...edited, custom_reference: customReference }),
+    },
+  );
+  if (purchase.status === "created") {
+    const fulfillment = await pushLabelToShopify({ db, admin }, { shop: input.shop, labelId: purchase.label.id, notifyCustomer: settings.notifyCustomer });
+    return { status: "purchase", purchase, fulfillment };
+  }
+  if (purchase.status === "unknown") {
+    // Reconcile straight away once: a lost answer usually means the label exists already.
+    const reconciled = await reconcileAttempt({ db, service }, input.shop, purchase.attempt.id);
+    if (reconciled.status === "created") {
+      const fulfillment = await pushLabelToShopify({ db, admin }, { shop: input.shop, labelId: reconciled.label.id, notifyCustomer: settings.notifyCustomer });
+      return { status: "purchase", purchase: { status: "created", label: reconciled.label }, fulfillment };
+    }
+  }
+  return { status: "purchase", purchase };
+}
+
+/** Retry only the Shopify step of a label (never buys). */
+export async function retryFulfillment(deps: { db: PrismaClient; admin: AdminGraphqlClient }, shop: string, labelId: string) {
+  const settings = await loadShippingSettings(deps.db, shop);
+  return pushLabelToShopify(deps, { shop, labelId, notifyCustomer: settings.notifyCustomer });
+}
+
+/** "Check again" on an attempt whose outcome is unknown or needs review. */
+export async function reconcileNow(deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort }, shop: string, attemptId: string) {
+  const result = await reconcileAttempt({ db: deps.db, service: deps.service }, shop, attemptId);
+  if (result.status === "created") {
+    return { result, fulfillment: await retryFulfillment(deps, shop, result.label.id) };
+  }
+  return { result };
+}
+
+export { releaseReviewedAttempt };
