@@ -1,0 +1,147 @@
+/**
+ * The merchant's "Create label" end to end: the app's real Admin client against the Shopify emulator, the real
+ * label-service client against the label sandbox, the purchase and fulfillment layers on SQLite.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
+import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
+import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
+import { createLabelServiceClient, type LabelServiceClient } from "../../app/label-service";
+import { handleOrderLabelAction } from "../../app/labels/order-label-actions.server";
+import { createLabelForOrder } from "../../app/labels/order-label.server";
+import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
+import { createTestDatabase } from "../helpers/test-db";
+import { realAdminFor } from "../helpers/real-admin";
+
+const database = createTestDatabase();
+const db = database.prisma;
+let emulator: TestEmulator;
+let sandbox: LabelSandbox;
+let admin: Awaited<ReturnType<typeof realAdminFor>>;
+let service: LabelServiceClient;
+
+const SWISS_ORDER = "7100001035";
+
+beforeAll(async () => {
+  [emulator, sandbox] = await Promise.all([startTestEmulator(), startLabelSandbox({ port: 0 })]);
+  admin = await realAdminFor(emulator.emulator.url, db, DEMO_SHOP, DEMO_TOKEN);
+  await saveShippingSettings(db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+});
+afterAll(async () => {
+  await Promise.all([emulator.emulator.close(), sandbox.close()]);
+  await database.close();
+});
+beforeEach(async () => {
+  await fetch(`${sandbox.url}/__admin/reset`, { method: "POST" });
+  await emulator.inspect("/__admin/reset", "POST");
+  await db.purchaseAttempt.deleteMany();
+  await db.label.deleteMany();
+  service = createLabelServiceClient({
+    shop: DEMO_SHOP,
+    environment: "staging",
+    account: { baseUrl: sandbox.url, ...DEMO_ACCOUNT },
+    tokenCache: undefined,
+    options: { generateTimeoutMs: 5_000, defaultTimeoutMs: 5_000 },
+  });
+  service.invalidateToken();
+});
+
+async function boughtInSandbox() {
+  return (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number; countByReference: Record<string, number> };
+}
+async function shopifyOrder(number: string) {
+  return (await emulator.inspect(`/__admin/orders/${number}`)).body as { fulfillments: unknown[]; notifications: unknown[] };
+}
+const create = () =>
+  createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: SWISS_ORDER, overrides: {}, additional: false });
+
+describe("Create label", () => {
+  it("buys one label with CN23 lines and fulfils the Swiss order once, notifying the customer", async () => {
+    const outcome = await create();
+    expect(outcome.status).toBe("purchase");
+    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
+    const snapshot = JSON.parse(outcome.purchase.label.requestSnapshotJson) as { cn23_data?: { products: unknown[] }; recipient: { country: string } };
+    expect(snapshot.recipient.country).toBe("CH");
+    expect(snapshot.cn23_data?.products.length).toBeGreaterThan(0);
+    expect(outcome.fulfillment?.status).toBe("created");
+    expect((await boughtInSandbox()).count).toBe(1);
+    const order = await shopifyOrder("1035");
+    expect(order.fulfillments).toHaveLength(1);
+    expect(order.notifications).toHaveLength(1);
+  });
+
+  it("two concurrent purchases for the same order leave exactly one label in the sandbox", async () => {
+    const results = await Promise.all([create(), create()]);
+    const statuses = results.map((result) => (result.status === "purchase" ? result.purchase.status : result.status)).sort();
+    expect(statuses).toContain("created");
+    expect(statuses.filter((status) => status === "created")).toHaveLength(1);
+    expect((await boughtInSandbox()).count).toBe(1);
+    expect((await shopifyOrder("1035")).fulfillments).toHaveLength(1);
+  });
+
+  it("charged but response lost: reconciled to the one label, fulfilled once", async () => {
+    await fetch(`${sandbox.url}/__admin/faults`, { method: "POST", body: JSON.stringify({ chargedButLost: { next: 1 } }) });
+    const outcome = await create();
+    expect(outcome.status === "purchase" && outcome.purchase.status).toBe("created");
+    // Clicking again finds the order fulfilled: nothing more to buy.
+    const again = await create();
+    expect(again.status === "problems" && again.problems.map((problem) => problem.code)).toEqual(["nothing_to_ship"]);
+    const bought = await boughtInSandbox();
+    expect(bought.count).toBe(1);
+    expect(Object.values(bought.countByReference)).toEqual([1]);
+    expect((await shopifyOrder("1035")).fulfillments).toHaveLength(1);
+    expect(await db.label.count()).toBe(1);
+  });
+
+  it("when fulfillmentCreate fails after the label was bought, a retry fulfils without buying again", async () => {
+    // Shopify answers the first fulfillmentCreate with an error (as it does for a fulfillment order on hold).
+    let failuresLeft = 1;
+    const flaky = {
+      async graphql(query: string, options?: { variables?: Record<string, unknown> }) {
+        if (query.includes("mutation FulfillmentCreate") && failuresLeft > 0) {
+          failuresLeft -= 1;
+          return Response.json({ data: { fulfillmentCreate: { fulfillment: null, userErrors: [{ field: ["fulfillment"], message: "Fulfillment order is on hold" }] } } });
+        }
+        return admin.graphql(query, options);
+      },
+    };
+    const outcome = await createLabelForOrder({ db, admin: flaky, service }, { shop: DEMO_SHOP, orderId: SWISS_ORDER, overrides: {}, additional: false });
+    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
+    expect(outcome.fulfillment).toMatchObject({ status: "failed" });
+    expect((await shopifyOrder("1035")).fulfillments).toHaveLength(0);
+
+    const retried = await handleOrderLabelAction(
+      { db, admin: flaky, shop: DEMO_SHOP, orderId: SWISS_ORDER, service },
+      formOf({ intent: "retryFulfillment", labelId: outcome.purchase.label.id }),
+    );
+    expect(retried.notice?.key).toBe("order.fulfillment.created");
+    expect((await boughtInSandbox()).count).toBe(1);
+    expect((await shopifyOrder("1035")).fulfillments).toHaveLength(1);
+  });
+
+  it("shop B cannot read or act on shop A's label, even with its id", async () => {
+    const outcome = await create();
+    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error("expected a label");
+    const labelId = outcome.purchase.label.id;
+    await expect(
+      handleOrderLabelAction({ db, admin, shop: "other-shop.myshopify.com", orderId: SWISS_ORDER, service }, formOf({ intent: "retryFulfillment", labelId })),
+    ).rejects.toMatchObject({ status: 404 });
+    const attempt = await db.purchaseAttempt.findFirstOrThrow();
+    await expect(
+      handleOrderLabelAction({ db, admin, shop: "other-shop.myshopify.com", orderId: SWISS_ORDER, service }, formOf({ intent: "releaseAttempt", attemptId: attempt.id })),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("refuses a blocked order with named problems and buys nothing", async () => {
+    const outcome = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: "7100001015", overrides: {}, additional: false });
+    expect(outcome.status).toBe("problems");
+    if (outcome.status === "problems") expect(outcome.problems.map((problem) => problem.code)).toContain("hs_code_missing");
+    expect((await boughtInSandbox()).count).toBe(0);
+  });
+});
+
+function formOf(values: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(values)) form.set(key, value);
+  return form;
+}
