@@ -9,13 +9,43 @@ import { LocaleContext, useT } from "../i18n/translate";
 import { accountSummaries } from "../labels/accounts.server";
 import { LABEL_ENVIRONMENTS, type LabelEnvironment } from "../labels/environments";
 import { testLabelServiceConnection } from "../labels/gateway.server";
+import type { LabelServiceClient } from "../label-service";
 import { appSecretBox } from "../security/app-secret-box.server";
 import { getEnvironment } from "../settings/environment.server";
 import { handleSettingsAction } from "../settings/settings-actions.server";
+import { ShippingSettingsCard, type ServiceOption } from "../components/ShippingSettingsCard";
+import { labelServiceClientFor } from "../labels/gateway.server";
+import { loadShippingSettingsState, saveShippingSettings } from "../settings/shipping-settings.server";
+import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
+import { fetchShopAddress } from "../shopify/operations/shop-address";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { shop } = await requireAdmin(request);
-  const [accounts, environment] = await Promise.all([accountSummaries(db, shop), getEnvironment(db, shop)]);
+  const { shop, admin } = await requireAdmin(request);
+  const [accounts, environment, shipping] = await Promise.all([accountSummaries(db, shop), getEnvironment(db, shop), loadShippingSettingsState(db, shop)]);
+  const settings = shipping.configured ? shipping.settings : senderFromShop(shipping.settings, await fetchShopAddress(admin));
+  // Services offered per zone, from the label service's lookup (a representative destination per zone).
+  const services: Record<"domestic" | "eu" | "world", ServiceOption[]> = { domestic: [], eu: [], world: [] };
+  let client: LabelServiceClient | undefined;
+  try {
+    client = await labelServiceClientFor(shop, environment.environment);
+  } catch {
+    client = undefined;
+  }
+  if (client) {
+    const destinations = { domestic: settings.sender.countryCode, eu: settings.sender.countryCode === "DE" ? "FR" : "DE", world: "US" } as const;
+    await Promise.all(
+      (Object.keys(destinations) as (keyof typeof destinations)[]).map(async (zone) => {
+        try {
+          services[zone] = (await client.carrierServices(destinations[zone])).map((service) => ({
+            label: `${service.carrier ?? ""} · ${service.label ?? service.name}`,
+            value: `${service.carrier ?? ""}|${service.name}`,
+          }));
+        } catch {
+          services[zone] = [];
+        }
+      }),
+    );
+  }
   return {
     accounts,
     environment: {
@@ -24,12 +54,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
       productionConfirmedBy: environment.productionConfirmedBy,
     },
     productionConfigured: Boolean(config().LABEL_SERVICE_PRODUCTION_URL),
+    shippingFields: settingsToFields(settings),
+    shippingConfigured: shipping.configured,
+    services,
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const { shop, session } = await requireAdmin(request);
   const form = await request.formData();
+  if (form.get("intent") === "saveShipping") {
+    const fields = Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
+    const parsed = parseShippingSettingsFields(fields);
+    if (!parsed.ok) return { intent: "saveShipping", ok: false as const, fieldErrors: parsed.fieldErrors, messageKey: "settings.shipping.fieldInvalid" as const, values: { detail: Object.keys(parsed.fieldErrors).join(", ") } };
+    await saveShippingSettings(db, shop, parsed.settings);
+    return { intent: "saveShipping", ok: true as const, messageKey: "settings.saved" as const };
+  }
   const userLabel = session.onlineAccessInfo?.associated_user.email ?? session.id;
   return handleSettingsAction(
     {
@@ -167,9 +207,9 @@ export default function Settings() {
   const t = useT();
   const locale = useContext(LocaleContext);
   const result = useActionData<typeof action>();
-  const values = result?.values
-    ? { ...result.values, message: locale === "fr" ? (result.values.messageFr ?? result.values.message ?? "") : (result.values.message ?? "") }
-    : undefined;
+  const data = useLoaderData<typeof loader>();
+  const raw: Record<string, string> | undefined = result?.values;
+  const values = raw ? { ...raw, message: locale === "fr" ? (raw.messageFr ?? raw.message ?? "") : (raw.message ?? "") } : undefined;
   return (
     <Page title={t("settings.title")}>
       <Layout>
@@ -184,6 +224,13 @@ export default function Settings() {
             {LABEL_ENVIRONMENTS.map((environment) => (
               <AccountCard key={environment} environment={environment} />
             ))}
+            <ShippingSettingsCard
+              fields={data.shippingFields}
+              configured={data.shippingConfigured}
+              fieldErrors={result && "intent" in result && result.intent === "saveShipping" && !result.ok ? (result.fieldErrors as Record<string, string>) : undefined}
+              services={data.services}
+              maxBoxes={MAX_BOXES}
+            />
           </BlockStack>
         </Layout.Section>
       </Layout>

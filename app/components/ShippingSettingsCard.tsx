@@ -1,0 +1,137 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineGrid, Select, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import type { MessageKey } from "../i18n/messages";
+import { useT } from "../i18n/translate";
+import { LABEL_FORMATS } from "../label-service/contract";
+
+export interface ServiceOption {
+  label: string;
+  value: string;
+}
+
+interface Props {
+  fields: Record<string, string>;
+  configured: boolean;
+  fieldErrors?: Record<string, string>;
+  services: Record<"domestic" | "eu" | "world", ServiceOption[]>;
+  maxBoxes: number;
+}
+
+/** A text field bound to one flat settings field. */
+function Field({ name, label, fields, errors, type }: { name: string; label: string; fields: Record<string, string>; errors?: Record<string, string>; type?: "number" | "email" }) {
+  const t = useT();
+  const [value, setValue] = useState(fields[name] ?? "");
+  const error = errors?.[name];
+  const message =
+    error === undefined ? undefined : name === "sender.phone" ? t("settings.shipping.phoneInvalid") : t("settings.shipping.fieldInvalid", { detail: error });
+  return <TextField name={name} label={label} value={value} onChange={setValue} autoComplete="off" type={type} error={message} />;
+}
+
+function Toggle({ name, label, fields }: { name: string; label: string; fields: Record<string, string> }) {
+  const [checked, setChecked] = useState(fields[name] === "true");
+  return (
+    <>
+      <input type="hidden" name={name} value={String(checked)} />
+      <Checkbox label={label} checked={checked} onChange={setChecked} />
+    </>
+  );
+}
+
+function Choice({ name, label, fields, options }: { name: string; label: string; fields: Record<string, string>; options: ServiceOption[] }) {
+  const [value, setValue] = useState(fields[name] ?? options[0]?.value ?? "");
+  const all = options.some((option) => option.value === value) || !value ? options : [{ label: value.replace("|", " · "), value }, ...options];
+  return <Select name={name} label={label} options={all} value={value} onChange={setValue} />;
+}
+
+export function ShippingSettingsCard({ fields, configured, fieldErrors, services, maxBoxes }: Props) {
+  const t = useT();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "saveShipping";
+  const boxNames = Array.from({ length: maxBoxes }, (_, index) => fields[`boxes.${index}.name`]).filter((name): name is string => Boolean(name));
+  const text = (name: string, label: MessageKey, type?: "number" | "email") => (
+    <Field name={name} label={t(label)} fields={fields} errors={fieldErrors} type={type} />
+  );
+  return (
+    <Card>
+      <Form method="post">
+        <input type="hidden" name="intent" value="saveShipping" />
+        <BlockStack gap="400">
+          <Text as="h2" variant="headingMd">
+            {t("settings.shipping.title")}
+          </Text>
+          {configured ? null : <Banner tone="info">{t("settings.shipping.notConfigured")}</Banner>}
+          <Text as="h3" variant="headingSm">
+            {t("settings.shipping.sender")}
+          </Text>
+          <FormLayout>
+            <FormLayout.Group>
+              {text("sender.company", "settings.shipping.company")}
+              {text("sender.firstName", "settings.shipping.firstName")}
+              {text("sender.lastName", "settings.shipping.lastName")}
+            </FormLayout.Group>
+            {text("sender.address1", "settings.shipping.address1")}
+            {text("sender.address2", "settings.shipping.address2")}
+            <FormLayout.Group>
+              {text("sender.zip", "settings.shipping.zip")}
+              {text("sender.city", "settings.shipping.city")}
+              {text("sender.countryCode", "settings.shipping.country")}
+            </FormLayout.Group>
+            <FormLayout.Group>
+              {text("sender.phone", "settings.shipping.phone")}
+              {text("sender.email", "settings.shipping.email", "email")}
+            </FormLayout.Group>
+            <Choice name="labelFormat" label={t("settings.shipping.labelFormat")} fields={fields} options={LABEL_FORMATS.map((format) => ({ label: format, value: format }))} />
+          </FormLayout>
+          <Text as="h3" variant="headingSm">
+            {t("settings.shipping.boxes")}
+          </Text>
+          {Array.from({ length: maxBoxes }, (_, index) => (
+            <InlineGrid key={index} columns={5} gap="200">
+              {text(`boxes.${index}.name`, "settings.shipping.boxName")}
+              {text(`boxes.${index}.lengthCm`, "settings.shipping.boxLength", "number")}
+              {text(`boxes.${index}.widthCm`, "settings.shipping.boxWidth", "number")}
+              {text(`boxes.${index}.heightCm`, "settings.shipping.boxHeight", "number")}
+              {text(`boxes.${index}.packagingWeightGrams`, "settings.shipping.boxWeight", "number")}
+            </InlineGrid>
+          ))}
+          <FormLayout>
+            <Choice name="defaultBox" label={t("settings.shipping.defaultBox")} fields={fields} options={boxNames.map((name) => ({ label: name, value: name }))} />
+            {text("defaultWeightGrams", "settings.shipping.defaultWeight", "number")}
+          </FormLayout>
+          <Text as="h3" variant="headingSm">
+            {t("settings.shipping.carriers")}
+          </Text>
+          <FormLayout>
+            <FormLayout.Group>
+              {(["domestic", "eu", "world"] as const).map((zone) => (
+                <Choice key={zone} name={`carriers.${zone}`} label={t(`settings.shipping.zone.${zone}`)} fields={fields} options={services[zone]} />
+              ))}
+            </FormLayout.Group>
+          </FormLayout>
+          <Text as="h3" variant="headingSm">
+            {t("settings.shipping.cn23")}
+          </Text>
+          <FormLayout>
+            <FormLayout.Group>
+              <Choice
+                name="cn23.category"
+                label={t("settings.shipping.category")}
+                fields={fields}
+                options={(["1", "2", "3", "4", "5", "6"] as const).map((value) => ({ label: t(`settings.shipping.category.${value}`), value }))}
+              />
+              {text("cn23.fallbackOriginCountry", "settings.shipping.fallbackOrigin")}
+            </FormLayout.Group>
+            <Toggle name="includeHsCode" label={t("settings.shipping.includeHsCode")} fields={fields} />
+            <Toggle name="foldAddressLine2" label={t("settings.shipping.foldAddressLine2")} fields={fields} />
+            <Toggle name="notifyCustomer" label={t("settings.shipping.notifyCustomer")} fields={fields} />
+            <input type="hidden" name="descriptionMaxLength" value={fields.descriptionMaxLength ?? "35"} />
+          </FormLayout>
+          <Button submit variant="primary" loading={busy}>
+            {t("settings.shipping.save")}
+          </Button>
+        </BlockStack>
+      </Form>
+    </Card>
+  );
+}
