@@ -4,7 +4,11 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { bootReconciler } from "./labels/reconciler-boot.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
+
+// Purchases whose answer was lost are looked up in the label service's list in the background.
+bootReconciler();
 
 export const streamTimeout = 5000;
 

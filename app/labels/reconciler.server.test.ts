@@ -1,0 +1,51 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { mockAdmin } from "../../test/helpers/mock-admin";
+import { createTestDatabase } from "../../test/helpers/test-db";
+import type { LabelRequest } from "../label-service/contract";
+import { purchaseLabel, type LabelServicePort, type RemoteLabel } from "./purchase.server";
+import { runDueReconciliations } from "./reconciler.server";
+
+const database = createTestDatabase();
+const db = database.prisma;
+afterAll(() => database.close());
+
+const request = (reference: string) =>
+  ({
+    weight: "500", carrier_name: "Dhl", carrier_service_name: "P", custom_reference: reference,
+    sender: { lastname: "S", firstname: "", address_line1: "1 rue", address_line2: "", country: "FR", city: "Paris", zip: "75001", phone1: "+33612345678", email: "s@x.fr", company_name: "", labelType: "PDF_A4_300dpi" },
+    recipient: { lastname: "R", firstname: "", address_line1: "1 Strasse", country: "CH", city: "Bern", zip: "3000", email: "r@x.ch" },
+  }) as LabelRequest;
+
+describe("background reconciliation", () => {
+  it("adopts a label bought behind a lost response and pushes it to Shopify, once", async () => {
+    const listed = new Map<string, RemoteLabel>();
+    const service: LabelServicePort = {
+      async generateLabel(req) {
+        listed.set(req.custom_reference, { id: "L1", reference: "1234567890", label_url: "https://s/l.pdf", tracking_url: "https://s/t", custom_reference: req.custom_reference });
+        return { status: "unknown", error: { message: "socket hang up" } };
+      },
+      async findLabelByReference(reference) {
+        return listed.get(reference) ?? null;
+      },
+    };
+    const first = await purchaseLabel({ db, service }, { shop: "a.myshopify.com", environment: "staging", orderId: "gid://shopify/Order/1", orderName: "#1", buildRequest: request });
+    expect(first.status).toBe("unknown");
+    const creates: unknown[] = [];
+    const admin = mockAdmin({
+      FulfillmentContext: () => ({
+        data: { order: { id: "gid://shopify/Order/1", name: "#1", fulfillments: [], fulfillmentOrders: { nodes: [{ id: "gid://shopify/FulfillmentOrder/1", status: "OPEN", supportedActions: [{ action: "CREATE_FULFILLMENT" }], lineItems: { nodes: [{ id: "x", remainingQuantity: 1 }] } }] } } },
+      }),
+      FulfillmentCreate: (variables) => {
+        creates.push(variables);
+        return { data: { fulfillmentCreate: { fulfillment: { id: "gid://shopify/Fulfillment/1", status: "SUCCESS" }, userErrors: [] } } };
+      },
+      OrderLabelMetafieldSet: () => ({ data: { metafieldsSet: { metafields: [], userErrors: [] } } }),
+    });
+    const deps = { db, serviceFor: async () => service, adminFor: async () => admin, notifyCustomerFor: async () => true };
+    const outcomes = await runDueReconciliations(deps);
+    expect(Object.values(outcomes)).toEqual(["created, fulfillment created"]);
+    expect(await runDueReconciliations(deps)).toEqual({});
+    expect(creates).toHaveLength(1);
+    expect(await db.label.count()).toBe(1);
+  });
+});
