@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link as RemixLink, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link as RemixLink, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, Card, IndexTable, InlineStack, Link, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
@@ -7,7 +7,9 @@ import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import type { MessageKey } from "../i18n/messages";
 import { useT } from "../i18n/translate";
-import { labelHistory } from "../labels/history.server";
+import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
+import { compareWithService, labelHistory } from "../labels/history.server";
+import { getEnvironment } from "../settings/environment.server";
 import { HISTORY_STATUSES, type HistoryStatus } from "../labels/history-statuses";
 
 const filtersSchema = z.object({
@@ -37,6 +39,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...history, filters: params };
 }
 
+/** "Compare with the label service": the remote list (bounded), each label flagged known or unknown here. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { shop } = await requireAdmin(request);
+  const { environment } = await getEnvironment(db, shop);
+  try {
+    const client = await labelServiceClientFor(shop, environment);
+    const pages = (async function* () {
+      for await (const page of client.labelPages({ maxPages: 10 })) yield page.labels;
+    })();
+    const compared = await compareWithService(db, shop, environment, pages, 10);
+    return { ok: true as const, environment, ...compared };
+  } catch (error) {
+    if (error instanceof LabelServiceUnavailableError) return { ok: false as const, environment, reason: "noAccount" as const };
+    return { ok: false as const, environment, reason: "failed" as const, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 const TONES: Record<HistoryStatus, "success" | "critical" | "warning" | "info" | undefined> = {
   created: "info",
   fulfilled: "success",
@@ -52,6 +71,8 @@ function orderPath(orderId: string): string {
 
 export default function LabelHistory() {
   const { rows, hasNext, page, filters } = useLoaderData<typeof loader>();
+  const comparison = useActionData<typeof action>();
+  const navigation = useNavigation();
   const t = useT();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
@@ -161,6 +182,43 @@ export default function LabelHistory() {
               ))}
             </IndexTable>
           )}
+        </Card>
+        <Card>
+          <BlockStack gap="300">
+            <Text as="h2" variant="headingMd">
+              {t("history.compare.title")}
+            </Text>
+            <Text as="p" tone="subdued">
+              {t("history.compare.body", { environment: t(comparison?.environment === "production" ? "env.short.production" : "env.short.staging") })}
+            </Text>
+            <Form method="post">
+              <Button submit loading={navigation.state === "submitting"}>
+                {t("history.compare.action")}
+              </Button>
+            </Form>
+            {comparison && !comparison.ok ? (
+              <Text as="p" tone="critical">
+                {comparison.reason === "noAccount" ? t("history.compare.noAccount") : comparison.message}
+              </Text>
+            ) : null}
+            {comparison && comparison.ok ? (
+              comparison.labels.length === 0 ? (
+                <Text as="p">{t("history.compare.none")}</Text>
+              ) : (
+                <BlockStack gap="100">
+                  {comparison.labels.map((label) => (
+                    <InlineStack key={label.id} gap="200">
+                      <Badge tone={label.knownLocally ? "success" : "critical"}>
+                        {label.knownLocally ? t("history.compare.known", { order: label.orderName ?? "" }) : t("history.compare.unknown")}
+                      </Badge>
+                      <Text as="span">{[label.reference, label.custom_reference, label.carrier_name, label.created_at].filter(Boolean).join(" · ")}</Text>
+                    </InlineStack>
+                  ))}
+                  {comparison.truncated ? <Text as="p" tone="subdued">{t("history.compare.truncated", { pages: comparison.pagesRead })}</Text> : null}
+                </BlockStack>
+              )
+            ) : null}
+          </BlockStack>
         </Card>
       </BlockStack>
     </Page>
