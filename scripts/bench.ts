@@ -13,6 +13,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { createPrismaClient } from "../app/db.server";
+import { exampleLabelRequest } from "../app/label-service/__fixtures__/example-request";
 import type { LabelRequest } from "../app/label-service/contract";
 import { purchaseLabel, type LabelServicePort } from "../app/labels/purchase.server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
@@ -28,21 +29,7 @@ interface Result {
 }
 
 function request(reference: string): LabelRequest {
-  return {
-    weight: "1200",
-    width: "30",
-    height: "20",
-    length: "10",
-    carrier_name: "Dhl",
-    carrier_service_name: "P",
-    custom_reference: reference,
-    description: "Books",
-    sender: {
-      lastname: "Durand", firstname: "Anne", address_line1: "1 rue de Rivoli", address_line2: "", country: "FR", city: "Paris",
-      zip: "75001", phone1: "+33612345678", email: "shop@example.fr", company_name: "Librairie", labelType: "PDF_A4_300dpi",
-    },
-    recipient: { lastname: "Muster", firstname: "Max", address_line1: "Bahnhofstrasse 1", country: "CH", city: "Zürich", zip: "8001", email: "max@example.ch" },
-  };
+  return exampleLabelRequest({ custom_reference: reference });
 }
 
 async function benchPurchase(dir: string): Promise<Result> {

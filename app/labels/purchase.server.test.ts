@@ -1,5 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../test/helpers/test-db";
+import { exampleLabelRequest } from "../label-service/__fixtures__/example-request";
 import type { LabelRequest } from "../label-service/contract";
 import {
   nextLabelIndex,
@@ -20,22 +21,8 @@ afterAll(() => database.close());
 const SHOP = "shop-a.myshopify.com";
 const ORDER = "gid://shopify/Order/1001";
 
-function request(customReference: string): LabelRequest {
-  return {
-    weight: "1200",
-    width: "30",
-    height: "20",
-    length: "10",
-    carrier_name: "Dhl",
-    carrier_service_name: "n",
-    custom_reference: customReference,
-    description: "Books",
-    sender: {
-      lastname: "Durand", firstname: "Anne", address_line1: "1 rue de Rivoli", address_line2: "", country: "FR",
-      city: "Paris", zip: "75001", phone1: "+33612345678", email: "shop@example.fr", company_name: "Librairie", labelType: "PDF_A4_300dpi",
-    },
-    recipient: { lastname: "Muster", firstname: "Max", address_line1: "Bahnhofstrasse 1", country: "CH", city: "Zürich", zip: "8001", email: "max@example.ch" },
-  };
+function request(reference: string): LabelRequest {
+  return exampleLabelRequest({ custom_reference: reference });
 }
 
 /** A label service double that records calls; each outcome can be scripted. */

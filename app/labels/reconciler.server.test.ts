@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { mockAdmin } from "../../test/helpers/mock-admin";
 import { createTestDatabase } from "../../test/helpers/test-db";
+import { exampleLabelRequest } from "../label-service/__fixtures__/example-request";
 import type { LabelRequest } from "../label-service/contract";
 import { purchaseLabel, type LabelServicePort, type RemoteLabel } from "./purchase.server";
 import { runDueReconciliations } from "./reconciler.server";
@@ -9,12 +10,7 @@ const database = createTestDatabase();
 const db = database.prisma;
 afterAll(() => database.close());
 
-const request = (reference: string) =>
-  ({
-    weight: "500", carrier_name: "Dhl", carrier_service_name: "P", custom_reference: reference,
-    sender: { lastname: "S", firstname: "", address_line1: "1 rue", address_line2: "", country: "FR", city: "Paris", zip: "75001", phone1: "+33612345678", email: "s@x.fr", company_name: "", labelType: "PDF_A4_300dpi" },
-    recipient: { lastname: "R", firstname: "", address_line1: "1 Strasse", country: "CH", city: "Bern", zip: "3000", email: "r@x.ch" },
-  }) as LabelRequest;
+const request = (reference: string): LabelRequest => exampleLabelRequest({ custom_reference: reference });
 
 describe("background reconciliation", () => {
   it("adopts a label bought behind a lost response and pushes it to Shopify, once", async () => {

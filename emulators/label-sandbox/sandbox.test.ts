@@ -3,38 +3,22 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { exampleLabelRequest } from "../../app/label-service/__fixtures__/example-request";
 import { signToken, verifyToken } from "./jwt";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "./server";
 import { needsCustoms, servicesFor } from "./services";
 import { validateLabelRequest } from "./validation";
 
-/** The public guide's example payload (Dhl, service "n", two books), to a French recipient. */
+/** The public guide's example payload (Dhl, service "n", two books), to a French recipient ("n" is domestic). */
 export function guideExample(overrides: Record<string, unknown> = {}) {
   return {
-    weight: "3000",
-    width: "44",
-    height: "26",
-    length: "22",
-    carrier_name: "Dhl",
-    carrier_service_name: "n",
-    custom_reference: "20201218-013",
-    description: "Books",
-    cn23_data: {
-      category: "3",
-      shipping_price: "10,26",
-      products: [
-        { unit_price: "59,90", quantity: 1, description: "Book", weight: "1000", country_code: "FR", currency_code: "EUR" },
-        { unit_price: "13,95", quantity: 1, description: "Book", weight: "1000", country_code: "FR", currency_code: "EUR" },
-      ],
-    },
-    sender: {
-      lastname: "Dupont", firstname: "Jean", address_line1: "1 rue de Rivoli", address_line2: "", country: "FR", city: "Paris",
-      zip: "75001", phone1: "+33612345678", email: "jean@example.fr", company_name: "Librairie Dupont", labelType: "PDF_A4_300dpi",
-    },
+    ...exampleLabelRequest(),
     recipient: { lastname: "Martin", firstname: "Zoé", address_line1: "5 avenue Foch", country: "FR", city: "Lyon", zip: "69006", email: "zoe@example.fr" },
     ...overrides,
   };
 }
+
+const guideProducts = exampleLabelRequest().cn23_data!.products;
 
 const swiss = (overrides: Record<string, unknown> = {}) =>
   guideExample({
@@ -63,8 +47,8 @@ describe("validation (pure)", () => {
     ["unknown carrier", { carrier_name: "Fedoux" }, "carrier_name", "inconnu"],
     ["service not valid for the destination", { carrier_service_name: "P" }, "carrier_service_name", "pas disponible vers FR"],
     ["unknown service", { carrier_service_name: "zz" }, "carrier_service_name", "inconnu"],
-    ["dot decimal price", { cn23_data: { category: "3", shipping_price: "10.26", products: guideExample().cn23_data.products } }, "cn23_data.shipping_price", "virgule"],
-    ["bad category", { cn23_data: { category: "9", shipping_price: "10,26", products: guideExample().cn23_data.products } }, "cn23_data.category", "1 à 6"],
+    ["dot decimal price", { cn23_data: { category: "3", shipping_price: "10.26", products: guideProducts } }, "cn23_data.shipping_price", "virgule"],
+    ["bad category", { cn23_data: { category: "9", shipping_price: "10,26", products: guideProducts } }, "cn23_data.category", "1 à 6"],
     ["bad label type", { sender: { ...guideExample().sender, labelType: "PNG" } }, "sender.labelType", "format inconnu"],
     ["local sender phone", { sender: { ...guideExample().sender, phone1: "0612345678" } }, "sender.phone1", "international"],
   ])("rejects %s with a French message on the field", (_name, override, field, words) => {
@@ -80,7 +64,7 @@ describe("validation (pure)", () => {
   it("requires CN23 outside the EU customs territory, with an origin per product", () => {
     expect(fieldsOf(swiss({ cn23_data: undefined }))).toEqual(["cn23_data"]);
     const noOrigin = swiss();
-    noOrigin.cn23_data.products[0] = { ...noOrigin.cn23_data.products[0]!, country_code: undefined as unknown as string };
+    noOrigin.cn23_data = { ...noOrigin.cn23_data!, products: [{ ...guideProducts[0]!, country_code: undefined as unknown as string }, guideProducts[1]!] };
     expect(fieldsOf(noOrigin)).toEqual(["cn23_data.products[0].country_code"]);
     expect(fieldsOf(guideExample({ cn23_data: undefined }))).toEqual([]);
   });
