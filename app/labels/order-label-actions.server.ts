@@ -10,7 +10,7 @@ import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { getEnvironment } from "../settings/environment.server";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "./gateway.server";
 import type { LabelServicePort } from "./purchase.server";
-import { createLabelForOrder, orderGid, reconcileNow, releaseReviewedAttempt, requestOverridesSchema, retryFulfillment } from "./order-label.server";
+import { createLabelForOrder, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
 
 /** The service's refusal in the merchant's language (the client gives English and French). */
 function readableError(error: { message: string; messageFr?: string }, locale: "en" | "fr" = "en"): string {
@@ -80,7 +80,7 @@ export async function handleOrderLabelAction(
       : { tone: "warning", notice: { key: result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending", values: { reference: attempt.customReference } } };
   }
 
-  const overrides = requestOverridesSchema.parse(fields);
+  const overrides = overridesFromForm(fields);
   const outcome = await createLabelForOrder(
     { db, admin, service },
     { shop, orderId: context.orderId, boxName: action.box || undefined, overrides, additional: action.intent === "createAdditional" },

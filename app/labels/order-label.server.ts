@@ -106,8 +106,40 @@ export const requestOverridesSchema = z.object({
   "recipient.city": z.string().optional(),
   "recipient.phone1": z.string().optional(),
   "recipient.email": z.string().optional(),
+  "cn23.category": z.string().optional(),
+  "cn23.shipping_price": z.string().optional(),
+  /** `cn23.products.<index>.<field>` for the editable product fields. */
+  products: z
+    .record(z.string(), z.partialRecord(z.enum(["description", "unit_price", "weight", "country_code", "hs_code"]), z.string()))
+    .optional(),
 });
 export type RequestOverrides = z.infer<typeof requestOverridesSchema>;
+
+const PRODUCT_FIELD = /^cn23\.products\.([0-9]{1,3})\.(description|unit_price|weight|country_code|hs_code)$/;
+
+/** Form fields -> overrides (flat fields, and the CN23 product fields grouped by line). */
+export function overridesFromForm(fields: Record<string, string>): RequestOverrides {
+  const products: Record<string, Record<string, string>> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const match = PRODUCT_FIELD.exec(key);
+    if (match) (products[match[1]!] ??= {})[match[2]!] = value;
+  }
+  return requestOverridesSchema.parse({ ...fields, products });
+}
+
+const EDITABLE_PROBLEM_PATH = /^cn23_data\.products\[([0-9]+)\]\.(hs_code|country_code)$/;
+
+/** A missing HS code or origin can be typed on the page instead of fixed in Shopify. */
+export function isEditableProblem(problem: Problem): boolean {
+  return EDITABLE_PROBLEM_PATH.test(problem.path);
+}
+
+function resolvedByEdit(problem: Problem, overrides: RequestOverrides): boolean {
+  const match = EDITABLE_PROBLEM_PATH.exec(problem.path);
+  if (!match) return false;
+  const value = overrides.products?.[match[1]!]?.[match[2] as "hs_code" | "country_code"];
+  return Boolean(value?.trim());
+}
 
 /** Applies the merchant's edits to a mapped request. Blank fields keep the mapped value; line 2 may be cleared. */
 export function applyOverrides(request: LabelRequest, overrides: RequestOverrides): LabelRequest {
@@ -134,6 +166,21 @@ export function applyOverrides(request: LabelRequest, overrides: RequestOverride
   set(overrides["recipient.city"], (value) => (recipient.city = value));
   set(overrides["recipient.phone1"], (value) => (recipient.phone1 = value || undefined), true);
   set(overrides["recipient.email"], (value) => (recipient.email = value));
+  if (next.cn23_data) {
+    const cn23 = { ...next.cn23_data, products: next.cn23_data.products.map((product) => ({ ...product })) };
+    set(overrides["cn23.category"], (value) => (cn23.category = value as typeof cn23.category));
+    set(overrides["cn23.shipping_price"], (value) => (cn23.shipping_price = value.replace(".", ",")));
+    for (const [index, edits] of Object.entries(overrides.products ?? {})) {
+      const product = cn23.products[Number(index)];
+      if (!product) continue;
+      set(edits.description, (value) => (product.description = value));
+      set(edits.unit_price, (value) => (product.unit_price = value.replace(".", ",")));
+      set(edits.weight, (value) => (product.weight = value));
+      set(edits.country_code, (value) => (product.country_code = value.toUpperCase()));
+      set(edits.hs_code, (value) => (product.hs_code = value.replace(/[^0-9]/g, "") || undefined), true);
+    }
+    next.cn23_data = cn23;
+  }
   return next;
 }
 
@@ -207,9 +254,9 @@ export async function createLabelForOrder(
     carrier,
     customReference: PREVIEW_REFERENCE,
   });
-  const blocking = mapped.problems.filter((problem) => problem.severity === "blocking");
-  if (!mapped.request || blocking.length > 0) return { status: "problems", problems: blocking };
-  const edited = applyOverrides(mapped.request, input.overrides);
+  const blocking = mapped.problems.filter((problem) => problem.severity === "blocking" && !resolvedByEdit(problem, input.overrides));
+  if (!mapped.preview || blocking.length > 0) return { status: "problems", problems: blocking };
+  const edited = applyOverrides(mapped.preview, input.overrides);
   const editProblems = editedRequestProblems(edited, order.name);
   if (editProblems.length > 0) return { status: "problems", problems: editProblems };
 

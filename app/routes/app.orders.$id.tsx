@@ -7,7 +7,7 @@ import {
   Box,
   Button,
   Card,
-  DataTable,
+  InlineGrid,
   FormLayout,
   InlineStack,
   Layout,
@@ -26,7 +26,7 @@ import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
 import { handleOrderLabelAction } from "../labels/order-label-actions.server";
-import { loadOrderLabel } from "../labels/order-label.server";
+import { isEditableProblem, loadOrderLabel } from "../labels/order-label.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -59,7 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     orderId: view.order.id,
     environment: view.environment,
     request: view.preview ?? null,
-    problems: view.problems,
+    problems: view.problems.map((problem) => ({ ...problem, editable: isEditableProblem(problem) })),
     senderConfigured: configured,
     boxes: view.boxes,
     selectedBox: view.selectedBox ?? "",
@@ -125,6 +125,7 @@ export default function OrderLabel() {
   const [searchParams, setSearchParams] = useSearchParams();
   const busy = navigation.state !== "idle";
   const request = data.request;
+  const [category, setCategory] = useState<string>(request?.cn23_data?.category ?? "3");
   const [carrierKey, setCarrierKey] = useState(request ? `${request.carrier_name}|${request.carrier_service_name}` : "");
   // Once labelled, "nothing left to ship" is the expected state, not a problem.
   const blocking = data.problems.filter(
@@ -357,22 +358,31 @@ export default function OrderLabel() {
                       {t("order.customs")}
                     </Text>
                     {request.cn23_data ? (
-                      <>
-                        <DataTable
-                          columnContentTypes={["text", "numeric", "numeric", "numeric", "text"]}
-                          headings={[t("order.cn23.item"), t("order.cn23.quantity"), t("order.cn23.unitPrice"), t("order.cn23.weight"), t("order.cn23.origin")]}
-                          rows={request.cn23_data.products.map((product) => [
-                            product.description,
-                            product.quantity,
-                            `${product.unit_price} ${product.currency_code}`,
-                            product.weight,
-                            product.country_code,
-                          ])}
-                        />
-                        <Text as="p" tone="subdued">
-                          {t("order.cn23.shipping", { amount: request.cn23_data.shipping_price, currency: data.shippingPaid.currencyCode })}
-                        </Text>
-                      </>
+                      <BlockStack gap="200">
+                        <InlineGrid columns={2} gap="200">
+                          <Select
+                            name="cn23.category"
+                            label={t("settings.shipping.category")}
+                            value={category}
+                            onChange={setCategory}
+                            options={(["1", "2", "3", "4", "5", "6"] as const).map((value) => ({ label: t(`settings.shipping.category.${value}`), value }))}
+                          />
+                          <EditableField
+                            name="cn23.shipping_price"
+                            label={t("order.cn23.shippingPrice", { currency: data.shippingPaid.currencyCode })}
+                            initial={request.cn23_data.shipping_price}
+                          />
+                        </InlineGrid>
+                        {request.cn23_data.products.map((product, index) => (
+                          <InlineGrid key={index} columns={6} gap="200">
+                            <EditableField name={`cn23.products.${index}.description`} label={`${t("order.cn23.item")} (×${product.quantity})`} initial={product.description} />
+                            <EditableField name={`cn23.products.${index}.unit_price`} label={`${t("order.cn23.unitPrice")} ${product.currency_code}`} initial={product.unit_price} />
+                            <EditableField name={`cn23.products.${index}.weight`} label={t("order.cn23.weight")} initial={product.weight} />
+                            <EditableField name={`cn23.products.${index}.country_code`} label={t("order.cn23.origin")} initial={product.country_code} />
+                            <EditableField name={`cn23.products.${index}.hs_code`} label={t("order.cn23.hsCode")} initial={product.hs_code ?? ""} />
+                          </InlineGrid>
+                        ))}
+                      </BlockStack>
                     ) : (
                       <Text as="p">{t("order.customs.none")}</Text>
                     )}
@@ -389,7 +399,7 @@ export default function OrderLabel() {
                         submit
                         variant="primary"
                         tone={hasLabel ? "critical" : undefined}
-                        disabled={busy || inFlight || blocking.length > 0 || data.serviceUnavailable}
+                        disabled={busy || inFlight || blocking.some((problem) => !problem.editable) || data.serviceUnavailable}
                         loading={busy}
                       >
                         {t(hasLabel ? "order.createAdditional" : "order.create")}

@@ -8,7 +8,7 @@ import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulat
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient, type LabelServiceClient } from "../../app/label-service";
 import { handleOrderLabelAction } from "../../app/labels/order-label-actions.server";
-import { createLabelForOrder } from "../../app/labels/order-label.server";
+import { createLabelForOrder, overridesFromForm } from "../../app/labels/order-label.server";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { createTestDatabase } from "../helpers/test-db";
 import { realAdminFor } from "../helpers/real-admin";
@@ -130,6 +130,21 @@ describe("Create label", () => {
     await expect(
       handleOrderLabelAction({ db, admin, shop: "other-shop.myshopify.com", orderId: SWISS_ORDER, service }, formOf({ intent: "releaseAttempt", attemptId: attempt.id })),
     ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("an HS code typed on the page unblocks the customs line, and other edits reach the request", async () => {
+    const overrides = overridesFromForm({
+      "cn23.products.0.hs_code": "0902.30",
+      "cn23.products.0.description": "Black tea",
+      "recipient.phone1": "+41791234567",
+      weight: "900",
+    });
+    const outcome = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: "7100001015", overrides, additional: false });
+    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
+    const sent = JSON.parse(outcome.purchase.label.requestSnapshotJson) as { weight: string; recipient: { phone1?: string }; cn23_data: { products: { hs_code?: string; description: string }[] } };
+    expect(sent.weight).toBe("900");
+    expect(sent.recipient.phone1).toBe("+41791234567");
+    expect(sent.cn23_data.products[0]).toMatchObject({ hs_code: "090230", description: "Black tea" });
   });
 
   it("refuses a blocked order with named problems and buys nothing", async () => {
