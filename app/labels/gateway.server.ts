@@ -7,7 +7,6 @@ import db from "../db.server";
 import { createLabelServiceClient, type LabelServiceClient } from "../label-service";
 import { appSecretBox } from "../security/app-secret-box.server";
 import { loadLabelServiceCredentials, type LabelEnvironment } from "./accounts.server";
-import type { LabelServicePort } from "./purchase.server";
 
 export class LabelServiceUnavailableError extends Error {
   constructor(
@@ -56,11 +55,6 @@ export async function labelServiceClientFor(shop: string, environment: LabelEnvi
     throw new LabelServiceUnavailableError("account_missing", `no ${environment} label-service account saved for ${shop}`);
   }
   return buildClient(shop, environment, credentials);
-}
-
-/** The client seen through the purchase layer's port (structurally the same calls). */
-export function asPurchasePort(client: LabelServiceClient): LabelServicePort {
-  return client;
 }
 
 export async function testLabelServiceConnection(

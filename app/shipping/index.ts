@@ -5,4 +5,5 @@ export * from "./phone";
 export * from "./problems";
 export * from "./settings";
 export * from "./units";
+/** `<YYYYMMDD>-<counter>`; the purchase layer allocates the counter, the mapper takes the result as input. */
 export { formatReference as formatCustomReference } from "../labels/references";
