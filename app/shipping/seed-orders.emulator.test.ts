@@ -2,6 +2,8 @@
  * Real seed orders, read from the Shopify emulator with the app's own query, mapped end to end.
  * The mapper stays pure; only this test talks to the emulator.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { labelRequestSchema } from "../label-service/contract";
@@ -68,5 +70,17 @@ describe("seed orders from the emulator", () => {
     expect(titles.some((title) => missing?.message.en.includes(title))).toBe(true);
     expect(missing?.fix.en).toMatch(/Products > .+ > the variant > Customs information/);
     expect(missing?.message.fr.length).toBeGreaterThan(0);
+  });
+});
+
+describe("preview fixtures", () => {
+  it.each([
+    ["domestic-fr", 2],
+    ["international-ch", 35],
+    ["blocked-ch-missing-hs-code", 15],
+  ])("%s.json is what ORDER_FOR_LABEL_QUERY returns today for seed order %s", async (file, number) => {
+    const stored = JSON.parse(readFileSync(path.join(__dirname, "fixtures", `${file}.json`), "utf8")) as { order?: unknown; data?: { order?: unknown } };
+    const fresh = await emulator.gql(ORDER_FOR_LABEL_QUERY, { id: `gid://shopify/Order/${7100001000 + number}` });
+    expect(stored.order ?? stored.data?.order).toEqual(fresh.order);
   });
 });
