@@ -161,4 +161,9 @@ describe("known gaps (it.fails: wanted behaviour, not yet implemented)", () => {
     const problem = result.problems.find((candidate) => candidate.code === "hs_code_missing");
     expect(problem?.fix.en).not.toContain("Products >  >");
   });
+
+  it.fails("an unreadable shipping price on a customs shipment is reported, not declared as 0,00", () => {
+    const result = map(testOrder({ country: "CH", zip: "1204", shipping: "abc" }));
+    expect(result.problems.length).toBeGreaterThan(0);
+  });
 });
