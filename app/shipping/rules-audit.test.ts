@@ -140,23 +140,23 @@ describe("recipient and parcel edge cases", () => {
   });
 });
 
-describe("known gaps (it.fails: wanted behaviour, not yet implemented)", () => {
-  it.fails("an origin country that is not ISO-2 ('FRA') gets a named origin problem, not the generic request_field_invalid", () => {
+describe("former gaps, now covered", () => {
+  it("an origin country that is not ISO-2 ('FRA') gets a named origin problem, not the generic request_field_invalid", () => {
     const result = map(testOrder({ country: "CH", zip: "1204", lines: [book({ origin: "FRA" })] }));
     expect(blocking(result)).not.toContain("request_field_invalid");
   });
 
-  it.fails("a domestic shipment (no customs) carries no CN23 data", () => {
+  it("a domestic shipment still carries its CN23 lines, as the public example does (decision 0040)", () => {
     const result = map(testOrder({ country: "FR", zip: "69006" }));
-    expect(result.request?.cn23_data).toBeUndefined();
+    expect(result.request?.cn23_data?.products.length).toBeGreaterThan(0);
   });
 
-  it.fails("a customs shipment with a truncated HS code ('49') is blocked like a missing one", () => {
+  it("a customs shipment with a truncated HS code ('49') is blocked like a missing one", () => {
     const result = map(testOrder({ country: "CH", zip: "1204", lines: [book({ hsCode: "49" })] }));
     expect(blocking(result)).toContain("hs_code_missing");
   });
 
-  it.fails("a product with an empty title is still named in the fix hint", () => {
+  it("a product with an empty title is still named in the fix hint", () => {
     const result = map(testOrder({ country: "CH", zip: "1204", lines: [book({ title: "  ", hsCode: null })] }));
     const problem = result.problems.find((candidate) => candidate.code === "hs_code_missing");
     expect(problem?.fix.en).not.toContain("Products >  >");
