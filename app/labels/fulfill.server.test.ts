@@ -11,7 +11,7 @@ const SHOP = "shop-a.myshopify.com";
 const ORDER = "gid://shopify/Order/1001";
 
 /** A tiny stateful order: one open fulfillment order, fulfilments and metafields recorded. */
-function shopifyOrder(options: { failCreate?: string } = {}) {
+function shopifyOrder(options: { failCreate?: string; digitalFulfillmentOrder?: boolean } = {}) {
   const state = {
     fulfillments: [] as { id: string; status: string; trackingInfo: { company: string; number: string; url: string }[] }[],
     creates: [] as Record<string, unknown>[],
@@ -28,9 +28,21 @@ function shopifyOrder(options: { failCreate?: string } = {}) {
           fulfillments: state.fulfillments,
           fulfillmentOrders: {
             nodes: [
+              ...(options.digitalFulfillmentOrder
+                ? [
+                    {
+                      id: "gid://shopify/FulfillmentOrder/9",
+                      status: "OPEN",
+                      deliveryMethod: { methodType: "NONE" },
+                      supportedActions: [{ action: "CREATE_FULFILLMENT" }],
+                      lineItems: { nodes: [{ id: "gid://shopify/FulfillmentOrderLineItem/9", remainingQuantity: 1 }] },
+                    },
+                  ]
+                : []),
               {
                 id: "gid://shopify/FulfillmentOrder/1",
                 status: state.remaining > 0 ? "OPEN" : "CLOSED",
+                deliveryMethod: { methodType: "SHIPPING" },
                 supportedActions: state.remaining > 0 ? [{ action: "CREATE_FULFILLMENT" }] : [],
                 lineItems: { nodes: [{ id: "gid://shopify/FulfillmentOrderLineItem/1", remainingQuantity: state.remaining }] },
               },
@@ -90,6 +102,13 @@ describe("pushLabelToShopify", () => {
     expect(JSON.stringify(state.metafields[0])).toContain('"namespace":"$app"');
     const stored = await db.label.findUniqueOrThrow({ where: { id: label.id } });
     expect(stored).toMatchObject({ fulfillmentStatus: "CREATED", fulfillmentId: "gid://shopify/Fulfillment/1", metafieldWritten: true });
+  });
+
+  it("never puts the parcel's tracking on a fulfillment order of digital items or gift cards", async () => {
+    const label = await createLabel();
+    const { admin, state } = shopifyOrder({ digitalFulfillmentOrder: true });
+    await pushLabelToShopify({ db, admin }, { shop: SHOP, labelId: label.id, notifyCustomer: true });
+    expect(state.creates[0]).toMatchObject({ fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: "gid://shopify/FulfillmentOrder/1" }] } });
   });
 
   it("sends an unknown carrier's own name with the tracking URL", async () => {

@@ -7,6 +7,7 @@
 import type { PrismaClient, Label } from "../generated/prisma/client";
 import { AdminApiError, type AdminGraphqlClient } from "../shopify/admin-client";
 import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield } from "../shopify/operations/fulfillment";
+import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 
 /** A push that crashed mid-way may be retried after this long. */
@@ -73,9 +74,7 @@ export async function pushLabelToShopify(
     } else {
       const open = context.fulfillmentOrders.nodes.filter(
         (fulfillmentOrder) =>
-          (label.fulfillmentOrderId === null || fulfillmentOrder.id === label.fulfillmentOrderId) &&
-          fulfillmentOrder.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT") &&
-          fulfillmentOrder.lineItems.nodes.some((lineItem) => lineItem.remainingQuantity > 0),
+          (label.fulfillmentOrderId === null || fulfillmentOrder.id === label.fulfillmentOrderId) && isParcelFulfillmentOrder(fulfillmentOrder),
       );
       if (open.length === 0) {
         return await fail(

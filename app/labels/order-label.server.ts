@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import { labelRequestSchema, type LabelRequest } from "../label-service/contract";
-import { mapOrderToLabelRequest, type Problem } from "../shipping";
+import { isParcelFulfillmentOrder, mapOrderToLabelRequest, type Problem } from "../shipping";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { getEnvironment } from "../settings/environment.server";
@@ -81,11 +81,7 @@ export async function loadOrderLabel(
 
 /** The first fulfillment order that can still be fulfilled (the parcel this label ships). */
 export function openFulfillmentOrderId(order: OrderForLabel): string | undefined {
-  return order.fulfillmentOrders.nodes.find(
-    (fulfillmentOrder) =>
-      fulfillmentOrder.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT") &&
-      fulfillmentOrder.lineItems.nodes.some((lineItem) => lineItem.remainingQuantity > 0),
-  )?.id;
+  return order.fulfillmentOrders.nodes.find(isParcelFulfillmentOrder)?.id;
 }
 
 /** Fields the merchant may change on the page before buying. Empty values keep the mapped ones. */
@@ -129,12 +125,13 @@ export function overridesFromForm(fields: Record<string, string>): RequestOverri
 
 const EDITABLE_PROBLEM_PATH = /^cn23_data\.products\[([0-9]+)\]\.(hs_code|country_code)$/;
 
-/** A missing HS code or origin can be typed on the page instead of fixed in Shopify. */
+/** A missing HS code, origin or shipping price can be typed on the page instead of fixed in Shopify. */
 export function isEditableProblem(problem: Problem): boolean {
-  return EDITABLE_PROBLEM_PATH.test(problem.path);
+  return EDITABLE_PROBLEM_PATH.test(problem.path) || problem.path === "cn23_data.shipping_price";
 }
 
 function resolvedByEdit(problem: Problem, overrides: RequestOverrides): boolean {
+  if (problem.path === "cn23_data.shipping_price") return /^[0-9]+[.,][0-9]{2}$/.test(overrides["cn23.shipping_price"]?.trim() ?? "");
   const match = EDITABLE_PROBLEM_PATH.exec(problem.path);
   if (!match) return false;
   const value = overrides.products?.[match[1]!]?.[match[2] as "hs_code" | "country_code"];

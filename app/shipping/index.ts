@@ -1,4 +1,5 @@
 export * from "./customs";
+export * from "./fulfillment-orders";
 export * from "./map";
 export * from "./money";
 export * from "./phone";

@@ -7,6 +7,7 @@ import type { Cn23Product, LabelRequest } from "../label-service/contract";
 import { CARRIERS_REQUIRING_DIMENSIONS, labelRequestSchema } from "../label-service/contract";
 import type { OrderForLabel, OrderLineItem } from "../shopify/operations/order-for-label";
 import { customsRequired, destinationZone } from "./customs";
+import { isParcelFulfillmentOrder } from "./fulfillment-orders";
 import { divideHalfUp, formatComma, toCents } from "./money";
 import { toE164 } from "./phone";
 import { hasBlocking, type Problem } from "./problems";
@@ -88,11 +89,7 @@ class Collector {
 }
 
 function pickFulfillmentOrder(order: OrderForLabel, wanted: string | undefined) {
-  const open = order.fulfillmentOrders.nodes.filter(
-    (fulfillmentOrder) =>
-      fulfillmentOrder.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT") &&
-      fulfillmentOrder.lineItems.nodes.some((lineItem) => lineItem.remainingQuantity > 0),
-  );
+  const open = order.fulfillmentOrders.nodes.filter(isParcelFulfillmentOrder);
   return wanted ? open.find((fulfillmentOrder) => fulfillmentOrder.id === wanted) : open[0];
 }
 
@@ -236,7 +233,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     }
     const inventory = lineItem.variant?.inventoryItem;
     if (lineItem.isGiftCard || !lineItem.requiresShipping || inventory?.requiresShipping === false) continue;
-    const title = lineItem.title.trim();
+    const title = lineItem.title.trim() || lineItem.name.trim() || lineItem.sku?.trim() || `line item ${lineItem.id.split("/").pop()}`;
     const weight = inventory?.measurement.weight;
     const unitGrams = weight ? toGrams(weight.value, weight.unit) : undefined;
     if (unitGrams === undefined) {
@@ -255,8 +252,17 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
         fr: "Rechargez la commande ; si le problème persiste, contactez le support avec le numéro de commande.",
       });
     }
-    const originCountry = inventory?.countryCodeOfOrigin?.trim().toUpperCase() || settings.cn23.fallbackOriginCountry;
-    const hsCode = inventory?.harmonizedSystemCode?.replace(/[^0-9]/g, "") || undefined;
+    const rawOrigin = inventory?.countryCodeOfOrigin?.trim().toUpperCase() || undefined;
+    if (rawOrigin && !/^[A-Z]{2}$/.test(rawOrigin)) {
+      found.add("warning", "origin_invalid", `lineItems.${lineItem.id}.countryCodeOfOrigin`, { en: `Order ${name}: "${title}" has an unreadable country of origin "${rawOrigin}".`, fr: `Commande ${name} : « ${title} » a un pays d'origine illisible « ${rawOrigin} ».` }, {
+        en: `In Shopify, open Products > ${title} > the variant > Customs information, and choose the country/region of origin again.`,
+        fr: `Dans Shopify, ouvrez Produits > ${title} > la variante > Informations douanières, et choisissez à nouveau le pays/la région d'origine.`,
+      });
+    }
+    const originCountry = (rawOrigin && /^[A-Z]{2}$/.test(rawOrigin) ? rawOrigin : undefined) ?? settings.cn23.fallbackOriginCountry;
+    // HS codes have 6 to 13 digits; anything shorter is as good as missing for customs.
+    const hsDigits = inventory?.harmonizedSystemCode?.replace(/[^0-9]/g, "") ?? "";
+    const hsCode = /^[0-9]{6,13}$/.test(hsDigits) ? hsDigits : undefined;
     if (customs && !hsCode) {
       found.add("blocking", "hs_code_missing", `cn23_data.products[${lines.length}].hs_code`, { en: `Order ${name}: "${title}" has no HS code, which customs needs for ${country}.`, fr: `Commande ${name} : « ${title} » n'a pas de code SH, exigé par la douane pour ${country}.` }, {
         en: `In Shopify, open Products > ${title} > the variant > Customs information, and enter the HS (harmonized system) code.`,
@@ -303,7 +309,13 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     }
   }
 
-  const shippingTotal = toCents(order.totalShippingPriceSet.presentmentMoney.amount) ?? 0n;
+  const shippingTotal = toCents(order.totalShippingPriceSet.presentmentMoney.amount);
+  if (shippingTotal === undefined) {
+    found.add(customs ? "blocking" : "warning", "shipping_price_unreadable", "cn23_data.shipping_price", { en: `Order ${name}: the shipping price paid cannot be read.`, fr: `Commande ${name} : les frais de port payés sont illisibles.` }, {
+      en: "Type the shipping price the customer paid in the CN23 section here.",
+      fr: "Saisissez ici, dans la section CN23, les frais de port payés par le client.",
+    });
+  }
   const description = describeContents(lines, settings.descriptionMaxLength);
   // With blocking problems a draft is still returned (for display), as long as there is something to show.
   if (!fulfillmentOrder || !address) return { problems: found.problems };
@@ -319,7 +331,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
       weightGrams,
       description,
       customsRequired: customs,
-      shippingPriceCents: shippingTotal,
+      shippingPriceCents: shippingTotal ?? 0n,
       shippingCurrency: order.totalShippingPriceSet.presentmentMoney.currencyCode,
       lines,
       sender: {

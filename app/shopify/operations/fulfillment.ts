@@ -20,6 +20,9 @@ export const FULFILLMENT_CONTEXT_QUERY = `#graphql
         nodes {
           id
           status
+          deliveryMethod {
+            methodType
+          }
           supportedActions {
             action
           }
@@ -54,6 +57,7 @@ const contextSchema = z.object({
           z.object({
             id: z.string(),
             status: z.string(),
+            deliveryMethod: z.object({ methodType: z.string() }).nullish(),
             supportedActions: z.array(z.object({ action: z.string() })),
             lineItems: z.object({ nodes: z.array(z.object({ id: z.string(), remainingQuantity: z.number() })) }),
           }),

@@ -81,6 +81,9 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
         nodes {
           id
           status
+          deliveryMethod {
+            methodType
+          }
           supportedActions {
             action
           }
@@ -167,6 +170,7 @@ export const orderForLabelSchema = z.object({
       z.object({
         id: z.string(),
         status: z.string(),
+        deliveryMethod: z.object({ methodType: z.string() }).nullish(),
         supportedActions: z.array(z.object({ action: z.string() })),
         assignedLocation: z.object({ name: z.string(), countryCode: z.string() }),
         lineItems: z.object({
