@@ -10,6 +10,7 @@ import { defaultShippingSettings, shippingSettingsSchema } from "../shipping/set
 /** The emulator seed's shop (Maison Étiquette, Paris) as the demo sender. */
 export const DEMO_SHIPPING_SETTINGS = shippingSettingsSchema.parse({
   ...defaultShippingSettings,
+  cn23: { category: "3", fallbackOriginCountry: "FR" },
   sender: {
     firstName: "",
     lastName: "Expéditions",

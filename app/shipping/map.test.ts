@@ -210,8 +210,10 @@ describe("CN23 rules", () => {
     expect(result.problems[1]?.fix.fr).toContain("Informations douanières");
   });
 
-  it("falls back to the shop's origin setting", () => {
-    expect(map(swiss([{ title: "Bowl", quantity: 1, total: "30.00", hsCode: "691200", origin: null }])).request?.cn23_data?.products[0]?.country_code).toBe("FR");
+  it("falls back to the shop's origin setting, and blocks without one", () => {
+    const bowl = swiss([{ title: "Bowl", quantity: 1, total: "30.00", hsCode: "691200", origin: null }]);
+    expect(map(bowl, { cn23: { category: "3", fallbackOriginCountry: "FR" } }).request?.cn23_data?.products[0]?.country_code).toBe("FR");
+    expect(codes(map(bowl))).toContain("blocking:origin_missing");
   });
 
   it("does not block inside the EU customs territory", () => {

@@ -67,7 +67,8 @@ export const defaultShippingSettings: ShippingSettings = shippingSettingsSchema.
     email: "expeditions@example.fr",
   },
   boxes: [{ name: "Standard", lengthCm: 30, widthCm: 20, heightCm: 10, packagingWeightGrams: 150, isDefault: true }],
-  cn23: { category: "3", fallbackOriginCountry: "FR" },
+  // No fallback origin by default: a missing origin must be a decision of the merchant, not a silent "FR".
+  cn23: { category: "3" },
   carriers: {
     domestic: { carrierName: "Colissimo", serviceName: "DOM" },
     eu: { carrierName: "Dhl", serviceName: "U" },
