@@ -6,7 +6,7 @@
  */
 import type { PrismaClient, Label } from "../generated/prisma/client";
 import { AdminApiError, type AdminGraphqlClient } from "../shopify/admin-client";
-import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield } from "../shopify/operations/fulfillment";
+import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking } from "../shopify/operations/fulfillment";
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 
@@ -76,18 +76,30 @@ export async function pushLabelToShopify(
         (fulfillmentOrder) =>
           (label.fulfillmentOrderId === null || fulfillmentOrder.id === label.fulfillmentOrderId) && isParcelFulfillmentOrder(fulfillmentOrder),
       );
-      if (open.length === 0) {
+      const tracking = shopifyTrackingInfo(label.carrierName, label.trackingNumber, label.trackingUrl);
+      const latest = context.fulfillments.filter((fulfillment) => fulfillment.status !== "CANCELLED").at(-1);
+      if (open.length === 0 && label.fulfillmentOrderId === null && latest) {
+        // An extra parcel for an order already fulfilled: its number joins the latest fulfillment's tracking.
+        await updateFulfillmentTracking(admin, {
+          fulfillmentId: latest.id,
+          company: tracking.company,
+          numbers: [...latest.trackingInfo.map((info) => info.number).filter((number): number is string => Boolean(number)), tracking.number],
+          urls: [...latest.trackingInfo.map((info) => info.url).filter((url): url is string => Boolean(url)), tracking.url].filter(Boolean),
+          notifyCustomer: input.notifyCustomer,
+        });
+        fulfillmentId = latest.id;
+      } else if (open.length === 0) {
         return await fail(
           `Order ${label.orderName} has no open fulfillment order to fulfil (already fulfilled, on hold or cancelled in Shopify)`,
         );
+      } else {
+        const created = await createFulfillment(admin, {
+          fulfillmentOrderIds: open.map((fulfillmentOrder) => fulfillmentOrder.id),
+          tracking: { company: tracking.company, number: tracking.number, url: tracking.url || undefined },
+          notifyCustomer: input.notifyCustomer,
+        });
+        fulfillmentId = created.id;
       }
-      const tracking = shopifyTrackingInfo(label.carrierName, label.trackingNumber, label.trackingUrl);
-      const created = await createFulfillment(admin, {
-        fulfillmentOrderIds: open.map((fulfillmentOrder) => fulfillmentOrder.id),
-        tracking: { company: tracking.company, number: tracking.number, url: tracking.url || undefined },
-        notifyCustomer: input.notifyCustomer,
-      });
-      fulfillmentId = created.id;
     }
   } catch (error) {
     if (error instanceof AdminApiError) return fail(error.message);

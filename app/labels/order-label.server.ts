@@ -60,6 +60,8 @@ export async function loadOrderLabel(
     order,
     settings,
     fulfillmentOrderId,
+    // Labelled and nothing left to ship: the draft of an explicit additional parcel (whole order).
+    wholeOrder: labels.length > 0 && !fulfillmentOrderId,
     boxName: options.boxName,
     carrier,
     customReference: PREVIEW_REFERENCE,
@@ -247,6 +249,7 @@ export async function createLabelForOrder(
     order,
     settings,
     fulfillmentOrderId,
+    wholeOrder: input.additional && !fulfillmentOrderId,
     boxName: input.boxName,
     carrier,
     customReference: PREVIEW_REFERENCE,

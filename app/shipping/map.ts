@@ -28,7 +28,8 @@ export interface DraftLine {
 export interface ShipmentDraft {
   orderId: string;
   orderName: string;
-  fulfillmentOrderId: string;
+  /** Undefined for a replacement parcel of an order that has nothing left to ship. */
+  fulfillmentOrderId?: string;
   carrier: CarrierChoice;
   box: Box;
   weightGrams: number;
@@ -46,6 +47,11 @@ export interface MapInput {
   settings: ShippingSettings;
   /** The fulfillment order this parcel ships; the first one with something left to ship when omitted. */
   fulfillmentOrderId?: string;
+  /**
+   * A replacement or extra parcel for an order with nothing left to ship: every shippable line at its current
+   * quantity. Only for the merchant's explicit "additional label" action.
+   */
+  wholeOrder?: boolean;
   boxName?: string;
   carrier?: CarrierChoice;
 }
@@ -105,7 +111,8 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     });
   }
   const fulfillmentOrder = pickFulfillmentOrder(order, input.fulfillmentOrderId);
-  if (!fulfillmentOrder) {
+  const wholeOrder = !fulfillmentOrder && input.wholeOrder === true;
+  if (!fulfillmentOrder && !wholeOrder) {
     found.add("blocking", "nothing_to_ship", "fulfillmentOrders", { en: `Order ${name} has nothing left to ship.`, fr: `La commande ${name} n'a plus rien à expédier.` }, {
       en: "Check the order in Shopify: it may be fulfilled already, on hold or handled by another location or app.",
       fr: "Vérifiez la commande dans Shopify : elle est peut-être déjà traitée, en attente ou gérée par un autre lieu ou une autre application.",
@@ -221,7 +228,10 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
   const byId = new Map(order.lineItems.nodes.map((lineItem) => [lineItem.id, lineItem]));
   const lines: DraftLine[] = [];
   let itemsGrams = 0;
-  for (const [index, entry] of (fulfillmentOrder?.lineItems.nodes ?? []).entries()) {
+  const entries = wholeOrder
+    ? order.lineItems.nodes.map((lineItem) => ({ remainingQuantity: lineItem.currentQuantity, lineItem: { id: lineItem.id } }))
+    : (fulfillmentOrder?.lineItems.nodes ?? []);
+  for (const [index, entry] of entries.entries()) {
     if (entry.remainingQuantity <= 0) continue;
     const lineItem: OrderLineItem | undefined = byId.get(entry.lineItem.id);
     if (!lineItem) {
@@ -286,7 +296,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
       hsCode,
     });
   }
-  if (fulfillmentOrder && lines.length === 0) {
+  if ((fulfillmentOrder || wholeOrder) && lines.length === 0) {
     found.add("blocking", "no_physical_items", "lineItems", { en: `Order ${name}: nothing in this shipment needs shipping (digital items or gift cards only).`, fr: `Commande ${name} : rien dans cet envoi n'est à expédier (articles numériques ou cartes cadeaux uniquement).` }, {
       en: "Fulfil it in Shopify without a label.",
       fr: "Traitez-la dans Shopify sans étiquette.",
@@ -318,14 +328,14 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
   }
   const description = describeContents(lines, settings.descriptionMaxLength);
   // With blocking problems a draft is still returned (for display), as long as there is something to show.
-  if (!fulfillmentOrder || !address) return { problems: found.problems };
+  if ((!fulfillmentOrder && !wholeOrder) || !address) return { problems: found.problems };
 
   return {
     problems: found.problems,
     draft: {
       orderId: order.id,
       orderName: name,
-      fulfillmentOrderId: fulfillmentOrder.id,
+      fulfillmentOrderId: fulfillmentOrder?.id,
       carrier,
       box,
       weightGrams,

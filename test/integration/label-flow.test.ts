@@ -132,6 +132,19 @@ describe("Create label", () => {
     ).rejects.toMatchObject({ status: 404 });
   });
 
+  it("an additional label is an explicit action: a second parcel whose number joins the order's fulfillment", async () => {
+    const first = await create();
+    if (first.status !== "purchase" || first.purchase.status !== "created") throw new Error(JSON.stringify(first));
+    const extra = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: SWISS_ORDER, overrides: {}, additional: true });
+    if (extra.status !== "purchase" || extra.purchase.status !== "created") throw new Error(JSON.stringify(extra));
+    expect(extra.fulfillment?.status).toBe("created");
+    expect((await boughtInSandbox()).count).toBe(2);
+    const order = (await emulator.inspect("/__admin/orders/1035")).body as { fulfillments: { trackingInfo: { number: string }[] }[] };
+    expect(order.fulfillments).toHaveLength(1);
+    expect(order.fulfillments[0]!.trackingInfo.map((info) => info.number)).toEqual([first.purchase.label.trackingNumber, extra.purchase.label.trackingNumber]);
+    expect(await db.label.count({ where: { orderId: `gid://shopify/Order/${SWISS_ORDER}` } })).toBe(2);
+  });
+
   it("an HS code typed on the page unblocks the customs line, and other edits reach the request", async () => {
     const overrides = overridesFromForm({
       "cn23.products.0.hs_code": "0902.30",

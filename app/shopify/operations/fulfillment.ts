@@ -166,3 +166,45 @@ export async function setOrderLabelMetafield(admin: AdminGraphqlClient, orderId:
   );
   assertNoUserErrors("OrderLabelMetafieldSet", data.metafieldsSet?.userErrors ?? []);
 }
+
+export const FULFILLMENT_TRACKING_UPDATE_MUTATION = `#graphql
+  mutation FulfillmentTrackingUpdate($fulfillmentId: ID!, $trackingInfoInput: FulfillmentTrackingInput!, $notifyCustomer: Boolean) {
+    fulfillmentTrackingInfoUpdate(fulfillmentId: $fulfillmentId, trackingInfoInput: $trackingInfoInput, notifyCustomer: $notifyCustomer) {
+      fulfillment {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+const trackingUpdateSchema = z.object({
+  fulfillmentTrackingInfoUpdate: z
+    .object({
+      fulfillment: z.object({ id: z.string() }).nullish(),
+      userErrors: z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string() })),
+    })
+    .nullish(),
+});
+
+/** Replaces a fulfillment's tracking with the given numbers and links (used to add an extra parcel's number). */
+export async function updateFulfillmentTracking(
+  admin: AdminGraphqlClient,
+  input: { fulfillmentId: string; company: string; numbers: string[]; urls: string[]; notifyCustomer: boolean },
+): Promise<void> {
+  const data = await runAdmin(
+    admin,
+    "FulfillmentTrackingUpdate",
+    FULFILLMENT_TRACKING_UPDATE_MUTATION,
+    {
+      fulfillmentId: input.fulfillmentId,
+      trackingInfoInput: { company: input.company, numbers: input.numbers, urls: input.urls },
+      notifyCustomer: input.notifyCustomer,
+    },
+    trackingUpdateSchema,
+  );
+  assertNoUserErrors("FulfillmentTrackingUpdate", data.fulfillmentTrackingInfoUpdate?.userErrors ?? []);
+}
