@@ -18,7 +18,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useContext, useState } from "react";
+import { useContext, useState, type ReactNode } from "react";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import { localeFromRequest } from "../i18n/locale";
@@ -76,7 +76,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       createdAt: label.createdAt.toISOString(),
     })),
     attempts: view.attempts
-      .filter((attempt) => attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW" || attempt.status === "PENDING")
+      .filter(
+        (attempt) => attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW" || attempt.status === "PENDING",
+      )
       .map((attempt) => ({ id: attempt.id, status: attempt.status, customReference: attempt.customReference })),
     services,
     serviceUnavailable,
@@ -85,10 +87,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
-  return handleOrderLabelAction({ db, admin, shop, orderId: params.id ?? "", locale: localeFromRequest(request) }, await request.formData());
+  return handleOrderLabelAction(
+    { db, admin, shop, orderId: params.id ?? "", locale: localeFromRequest(request) },
+    await request.formData(),
+  );
 }
 
-function RecipientFields({ recipient }: { recipient: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["request"]>["recipient"] }) {
+function RecipientFields({
+  recipient,
+}: {
+  recipient: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["request"]>["recipient"];
+}) {
   const t = useT();
   const fields: [string, MessageKey, string | undefined][] = [
     ["recipient.firstname", "order.field.firstname", recipient.firstname],
@@ -111,7 +120,30 @@ function RecipientFields({ recipient }: { recipient: NonNullable<ReturnType<type
   );
 }
 
-function EditableField({ name, label, initial, type }: { name: string; label: string; initial: string; type?: "number" }) {
+function SectionCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {title}
+        </Text>
+        {children}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function EditableField({
+  name,
+  label,
+  initial,
+  type,
+}: {
+  name: string;
+  label: string;
+  initial: string;
+  type?: "number";
+}) {
   const [value, setValue] = useState(initial);
   return <TextField name={name} label={label} value={value} onChange={setValue} autoComplete="off" type={type} />;
 }
@@ -126,7 +158,9 @@ export default function OrderLabel() {
   const busy = navigation.state !== "idle";
   const request = data.request;
   const [category, setCategory] = useState<string>(request?.cn23_data?.category ?? "3");
-  const [carrierKey, setCarrierKey] = useState(request ? `${request.carrier_name}|${request.carrier_service_name}` : "");
+  const [carrierKey, setCarrierKey] = useState(
+    request ? `${request.carrier_name}|${request.carrier_service_name}` : "",
+  );
   // Once labelled, "nothing left to ship" is the expected state, not a problem.
   const blocking = data.problems.filter(
     (problem) => problem.severity === "blocking" && !(data.labels.length > 0 && problem.code === "nothing_to_ship"),
@@ -170,7 +204,10 @@ export default function OrderLabel() {
                     <Text as="span" fontWeight="semibold">
                       {text(problem.message)}
                     </Text>{" "}
-                    {text(problem.fix)} <Text as="span" tone="subdued">({problem.path})</Text>
+                    {text(problem.fix)}{" "}
+                    <Text as="span" tone="subdued">
+                      ({problem.path})
+                    </Text>
                   </List.Item>
                 ))}
               </List>
@@ -211,7 +248,15 @@ export default function OrderLabel() {
                   <Text as="h2" variant="headingMd">
                     {t("order.label.title")} · {label.carrier}
                   </Text>
-                  <Badge tone={label.fulfillmentStatus === "CREATED" ? "success" : label.fulfillmentStatus === "FAILED" ? "critical" : "info"}>
+                  <Badge
+                    tone={
+                      label.fulfillmentStatus === "CREATED"
+                        ? "success"
+                        : label.fulfillmentStatus === "FAILED"
+                          ? "critical"
+                          : "info"
+                    }
+                  >
                     {label.fulfillmentStatus === "CREATED"
                       ? t("order.fulfillment.created")
                       : label.fulfillmentStatus === "FAILED"
@@ -262,7 +307,9 @@ export default function OrderLabel() {
             <Banner tone="warning">
               <BlockStack gap="200">
                 <Text as="p">
-                  {t(attempt.status === "NEEDS_REVIEW" ? "order.attempt.review" : "order.attempt.pending", { reference: attempt.customReference })}
+                  {t(attempt.status === "NEEDS_REVIEW" ? "order.attempt.review" : "order.attempt.pending", {
+                    reference: attempt.customReference,
+                  })}
                 </Text>
                 <InlineStack gap="200">
                   <Form method="post">
@@ -304,90 +351,129 @@ export default function OrderLabel() {
                       <Link url="/app/settings">{t("order.sender.edit")}</Link>
                     </InlineStack>
                     <Text as="p">
-                      {[request.sender.company_name, `${request.sender.firstname} ${request.sender.lastname}`.trim(), request.sender.address_line1, `${request.sender.zip} ${request.sender.city}`, request.sender.country, request.sender.phone1]
+                      {[
+                        request.sender.company_name,
+                        `${request.sender.firstname} ${request.sender.lastname}`.trim(),
+                        request.sender.address_line1,
+                        `${request.sender.zip} ${request.sender.city}`,
+                        request.sender.country,
+                        request.sender.phone1,
+                      ]
                         .filter(Boolean)
                         .join(" · ")}
                     </Text>
                   </BlockStack>
                 </Card>
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {t("order.recipient")}
-                    </Text>
-                    <RecipientFields recipient={request.recipient} />
-                  </BlockStack>
-                </Card>
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {t("order.parcel")}
-                    </Text>
-                    <FormLayout>
-                      <Select
-                        label={t("order.field.box")}
-                        options={data.boxes.map((box) => ({ label: box, value: box }))}
-                        value={data.selectedBox}
-                        onChange={(box) => {
-                          const next = new URLSearchParams(searchParams);
-                          next.set("box", box);
-                          setSearchParams(next);
-                        }}
+                <SectionCard title={t("order.recipient")}>
+                  <RecipientFields recipient={request.recipient} />
+                </SectionCard>
+                <SectionCard title={t("order.parcel")}>
+                  <FormLayout>
+                    <Select
+                      label={t("order.field.box")}
+                      options={data.boxes.map((box) => ({ label: box, value: box }))}
+                      value={data.selectedBox}
+                      onChange={(box) => {
+                        const next = new URLSearchParams(searchParams);
+                        next.set("box", box);
+                        setSearchParams(next);
+                      }}
+                    />
+                    <FormLayout.Group>
+                      <EditableField
+                        name="weight"
+                        label={t("order.field.weight")}
+                        initial={request.weight}
+                        type="number"
                       />
-                      <FormLayout.Group>
-                        <EditableField name="weight" label={t("order.field.weight")} initial={request.weight} type="number" />
-                        <EditableField name="length" label={t("order.field.length")} initial={request.length ?? ""} type="number" />
-                        <EditableField name="width" label={t("order.field.width")} initial={request.width ?? ""} type="number" />
-                        <EditableField name="height" label={t("order.field.height")} initial={request.height ?? ""} type="number" />
-                      </FormLayout.Group>
-                      <EditableField name="description" label={t("order.field.description")} initial={request.description ?? ""} />
-                    </FormLayout>
-                  </BlockStack>
-                </Card>
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {t("order.carrier")}
-                    </Text>
-                    <Select label={t("order.field.service")} options={serviceOptions} value={carrierKey} onChange={setCarrierKey} />
-                  </BlockStack>
-                </Card>
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {t("order.customs")}
-                    </Text>
-                    {request.cn23_data ? (
-                      <BlockStack gap="200">
-                        <InlineGrid columns={2} gap="200">
-                          <Select
-                            name="cn23.category"
-                            label={t("settings.shipping.category")}
-                            value={category}
-                            onChange={setCategory}
-                            options={(["1", "2", "3", "4", "5", "6"] as const).map((value) => ({ label: t(`settings.shipping.category.${value}`), value }))}
+                      <EditableField
+                        name="length"
+                        label={t("order.field.length")}
+                        initial={request.length ?? ""}
+                        type="number"
+                      />
+                      <EditableField
+                        name="width"
+                        label={t("order.field.width")}
+                        initial={request.width ?? ""}
+                        type="number"
+                      />
+                      <EditableField
+                        name="height"
+                        label={t("order.field.height")}
+                        initial={request.height ?? ""}
+                        type="number"
+                      />
+                    </FormLayout.Group>
+                    <EditableField
+                      name="description"
+                      label={t("order.field.description")}
+                      initial={request.description ?? ""}
+                    />
+                  </FormLayout>
+                </SectionCard>
+                <SectionCard title={t("order.carrier")}>
+                  <Select
+                    label={t("order.field.service")}
+                    options={serviceOptions}
+                    value={carrierKey}
+                    onChange={setCarrierKey}
+                  />
+                </SectionCard>
+                <SectionCard title={t("order.customs")}>
+                  {request.cn23_data ? (
+                    <BlockStack gap="200">
+                      <InlineGrid columns={2} gap="200">
+                        <Select
+                          name="cn23.category"
+                          label={t("settings.shipping.category")}
+                          value={category}
+                          onChange={setCategory}
+                          options={(["1", "2", "3", "4", "5", "6"] as const).map((value) => ({
+                            label: t(`settings.shipping.category.${value}`),
+                            value,
+                          }))}
+                        />
+                        <EditableField
+                          name="cn23.shipping_price"
+                          label={t("order.cn23.shippingPrice", { currency: data.shippingPaid.currencyCode })}
+                          initial={request.cn23_data.shipping_price}
+                        />
+                      </InlineGrid>
+                      {request.cn23_data.products.map((product, index) => (
+                        <InlineGrid key={index} columns={6} gap="200">
+                          <EditableField
+                            name={`cn23.products.${index}.description`}
+                            label={`${t("order.cn23.item")} (×${product.quantity})`}
+                            initial={product.description}
                           />
                           <EditableField
-                            name="cn23.shipping_price"
-                            label={t("order.cn23.shippingPrice", { currency: data.shippingPaid.currencyCode })}
-                            initial={request.cn23_data.shipping_price}
+                            name={`cn23.products.${index}.unit_price`}
+                            label={`${t("order.cn23.unitPrice")} ${product.currency_code}`}
+                            initial={product.unit_price}
+                          />
+                          <EditableField
+                            name={`cn23.products.${index}.weight`}
+                            label={t("order.cn23.weight")}
+                            initial={product.weight}
+                          />
+                          <EditableField
+                            name={`cn23.products.${index}.country_code`}
+                            label={t("order.cn23.origin")}
+                            initial={product.country_code}
+                          />
+                          <EditableField
+                            name={`cn23.products.${index}.hs_code`}
+                            label={t("order.cn23.hsCode")}
+                            initial={product.hs_code ?? ""}
                           />
                         </InlineGrid>
-                        {request.cn23_data.products.map((product, index) => (
-                          <InlineGrid key={index} columns={6} gap="200">
-                            <EditableField name={`cn23.products.${index}.description`} label={`${t("order.cn23.item")} (×${product.quantity})`} initial={product.description} />
-                            <EditableField name={`cn23.products.${index}.unit_price`} label={`${t("order.cn23.unitPrice")} ${product.currency_code}`} initial={product.unit_price} />
-                            <EditableField name={`cn23.products.${index}.weight`} label={t("order.cn23.weight")} initial={product.weight} />
-                            <EditableField name={`cn23.products.${index}.country_code`} label={t("order.cn23.origin")} initial={product.country_code} />
-                            <EditableField name={`cn23.products.${index}.hs_code`} label={t("order.cn23.hsCode")} initial={product.hs_code ?? ""} />
-                          </InlineGrid>
-                        ))}
-                      </BlockStack>
-                    ) : (
-                      <Text as="p">{t("order.customs.none")}</Text>
-                    )}
-                  </BlockStack>
-                </Card>
+                      ))}
+                    </BlockStack>
+                  ) : (
+                    <Text as="p">{t("order.customs.none")}</Text>
+                  )}
+                </SectionCard>
                 <Box paddingBlockEnd="800">
                   <BlockStack gap="200">
                     {hasLabel ? <Banner tone="warning">{t("order.additional.confirm")}</Banner> : null}
@@ -399,7 +485,9 @@ export default function OrderLabel() {
                         submit
                         variant="primary"
                         tone={hasLabel ? "critical" : undefined}
-                        disabled={busy || inFlight || blocking.some((problem) => !problem.editable) || data.serviceUnavailable}
+                        disabled={
+                          busy || inFlight || blocking.some((problem) => !problem.editable) || data.serviceUnavailable
+                        }
                         loading={busy}
                       >
                         {t(hasLabel ? "order.createAdditional" : "order.create")}
