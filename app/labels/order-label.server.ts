@@ -12,7 +12,7 @@ import { getEnvironment } from "../settings/environment.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import type { LabelEnvironment } from "./environments";
 import { pushLabelToShopify, type FulfillResult } from "./fulfill.server";
-import { nextLabelIndex, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, type LabelServicePort, type PurchaseResult } from "./purchase.server";
+import { nextLabelIndex, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, slotHolder, type LabelServicePort, type PurchaseResult } from "./purchase.server";
 
 /** A placeholder reference for previews; the real one is allocated at purchase time. */
 export const PREVIEW_REFERENCE = "00000000-000";
@@ -220,6 +220,12 @@ export async function createLabelForOrder(
 ): Promise<CreateLabelOutcome> {
   const { db, admin, service } = deps;
   const id = orderGid(input.orderId);
+  if (!input.additional) {
+    // A resubmitted form or a second tab: report the label (or the purchase in flight) instead of re-mapping an order
+    // that may have nothing left to ship by now.
+    const holder = await slotHolder(db, input.shop, id);
+    if (holder) return { status: "purchase", purchase: holder };
+  }
   const [order, settings, { environment }] = await Promise.all([
     fetchOrderForLabel(admin, id),
     loadShippingSettings(db, input.shop),

@@ -86,6 +86,13 @@ async function existingHolder(db: PrismaClient, slot: string, shop: string): Pro
   throw new Error(`label slot ${slot} is taken but its attempt is gone`);
 }
 
+/** What already holds an order's label slot, if anything: its label, or the attempt still in flight. */
+export async function slotHolder(db: PrismaClient, shop: string, orderId: string, labelIndex = 1): Promise<PurchaseResult | null> {
+  const slot = orderSlot(shop, orderId, labelIndex);
+  const taken = await db.purchaseAttempt.findFirst({ where: { orderSlot: slot, shop }, select: { id: true } });
+  return taken ? existingHolder(db, slot, shop) : null;
+}
+
 /** The next label index for an explicit "create an additional label" action. */
 export async function nextLabelIndex(db: PrismaClient, shop: string, orderId: string): Promise<number> {
   const last = await db.purchaseAttempt.findFirst({

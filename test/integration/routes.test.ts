@@ -1,0 +1,342 @@
+/**
+ * The Remix routes' own loaders and actions, called as Remix calls them (a Request, the URL params), against the
+ * Shopify emulator (with a second shop, for tenancy) and the label sandbox, on a migrated SQLite database.
+ * Only the embedded-auth step is replaced: `requireAdmin` hands back the app's real Admin client for the shop
+ * the test acts as. Everything under it (db, gateway, encryption, config) is the app's own.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  DEMO_SHOP,
+  DEMO_TOKEN,
+  startTestEmulator,
+  type TestEmulator,
+} from "../../emulators/shopify-admin/test-helpers";
+import { DEFAULT_SEED_FILE, type Seed } from "../../emulators/shopify-admin/server";
+import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
+import type { PrismaClient } from "../../app/generated/prisma/client";
+import { appTestEnv } from "../helpers/app-env";
+import { createTestDatabaseUrl } from "../helpers/test-db";
+import { realAdminFor } from "../helpers/real-admin";
+
+const OTHER_SHOP = "other-shop.myshopify.com";
+const OTHER_TOKEN = "shpat_other_shop";
+const SWISS_ORDER = "7100001035";
+
+/** Who the (replaced) embedded-auth step says is signed in. */
+const signedIn = vi.hoisted(() => ({ current: undefined as undefined | { shop: string; admin: unknown } }));
+vi.mock("../../app/auth.server", () => ({
+  requireAdmin: async () => {
+    if (!signedIn.current) throw new Response("Unauthorized", { status: 401 });
+    const { shop, admin } = signedIn.current;
+    return { admin, shop, session: { id: `offline_${shop}`, shop }, demo: false };
+  },
+}));
+
+type Route = {
+  loader?: (args: LoaderFunctionArgs) => Promise<unknown>;
+  action?: (args: ActionFunctionArgs) => Promise<unknown>;
+};
+
+const database = createTestDatabaseUrl();
+let db: PrismaClient;
+let emulator: TestEmulator;
+let sandbox: LabelSandbox;
+let admins: Record<string, unknown>;
+let routes: Record<"home" | "order" | "labels" | "settings", Route>;
+
+function twoShopSeed(): Seed {
+  const seed = JSON.parse(readFileSync(DEFAULT_SEED_FILE, "utf8")) as { shops: Record<string, unknown>[] };
+  const [demo] = seed.shops;
+  const other = { ...demo, domain: OTHER_SHOP, accessToken: OTHER_TOKEN, name: "Other shop", orders: [] };
+  return { ...seed, shops: [demo, other] } as unknown as Seed;
+}
+
+beforeAll(async () => {
+  [emulator, sandbox] = await Promise.all([startTestEmulator({ seed: twoShopSeed() }), startLabelSandbox({ port: 0 })]);
+  Object.assign(process.env, appTestEnv(database.url), { LABEL_SERVICE_STAGING_URL: sandbox.url });
+  db = (await import("../../app/db.server")).default;
+  admins = {
+    [DEMO_SHOP]: await realAdminFor(emulator.emulator.url, db, DEMO_SHOP, DEMO_TOKEN),
+    [OTHER_SHOP]: await realAdminFor(emulator.emulator.url, db, OTHER_SHOP, OTHER_TOKEN),
+  };
+  routes = {
+    home: await import("../../app/routes/app._index"),
+    order: await import("../../app/routes/app.orders.$id"),
+    labels: await import("../../app/routes/app.labels"),
+    settings: await import("../../app/routes/app.settings"),
+  };
+  const { saveShippingSettings } = await import("../../app/settings/shipping-settings.server");
+  const { DEMO_SHIPPING_SETTINGS } = await import("../../app/demo/seed-demo-shop.server");
+  await saveShippingSettings(db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+});
+
+afterAll(async () => {
+  await Promise.all([emulator.emulator.close(), sandbox.close()]);
+  await db.$disconnect();
+  database.cleanup();
+});
+
+beforeEach(async () => {
+  await fetch(`${sandbox.url}/__admin/reset`, { method: "POST" });
+  await emulator.inspect("/__admin/reset", "POST");
+  await db.purchaseAttempt.deleteMany();
+  await db.label.deleteMany();
+  await db.labelServiceAccount.deleteMany();
+  signedIn.current = undefined;
+});
+
+function actAs(shop: string) {
+  signedIn.current = { shop, admin: admins[shop] };
+}
+
+function get(route: Route, path: string, params: Record<string, string> = {}) {
+  if (!route.loader) throw new Error("route has no loader");
+  return route.loader({ request: new Request(`https://app.test${path}`), params, context: {} });
+}
+
+function post(
+  route: Route,
+  path: string,
+  fields: Record<string, string>,
+  params: Record<string, string> = {},
+  locale = "en",
+) {
+  if (!route.action) throw new Error("route has no action");
+  const request = new Request(`https://app.test${path}`, {
+    method: "POST",
+    body: new URLSearchParams(fields),
+    headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": locale },
+  });
+  return route.action({ request, params, context: {} });
+}
+
+async function responseStatus(promise: Promise<unknown>): Promise<number> {
+  try {
+    await promise;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown.status;
+    throw thrown;
+  }
+  throw new Error("expected the route to throw a Response");
+}
+
+/** Saves the sandbox account through the settings page, as the merchant would. */
+async function saveSandboxAccount(shop = DEMO_SHOP) {
+  actAs(shop);
+  const saved = await post(routes.settings, "/app/settings", {
+    intent: "saveAccount",
+    environment: "staging",
+    ...DEMO_ACCOUNT,
+  });
+  expect(saved).toMatchObject({ ok: true });
+}
+
+const orderPath = `/app/orders/${SWISS_ORDER}`;
+const orderParams = { id: SWISS_ORDER };
+
+describe("settings route", () => {
+  it("saves the account, never sends the password back, and tests the connection against the sandbox", async () => {
+    await saveSandboxAccount();
+    const data = await get(routes.settings, "/app/settings");
+    const serialized = JSON.stringify(data);
+    expect(serialized).toContain(DEMO_ACCOUNT.email);
+    expect(serialized).not.toContain(DEMO_ACCOUNT.password);
+    const row = await db.labelServiceAccount.findFirstOrThrow();
+    expect(serialized).not.toContain(row.passwordCiphertext);
+    expect(row.passwordCiphertext).not.toContain(DEMO_ACCOUNT.password);
+
+    expect(
+      await post(routes.settings, "/app/settings", { intent: "testConnection", environment: "staging" }),
+    ).toMatchObject({
+      ok: true,
+      messageKey: "settings.account.testOk",
+    });
+    await post(routes.settings, "/app/settings", {
+      intent: "saveAccount",
+      environment: "staging",
+      email: DEMO_ACCOUNT.email,
+      password: "wrong",
+    });
+    expect(
+      await post(routes.settings, "/app/settings", { intent: "testConnection", environment: "staging" }),
+    ).toMatchObject({
+      ok: false,
+      messageKey: "settings.account.testFailed",
+    });
+  });
+
+  it("refuses production without the charges confirmation, and names the invalid shipping fields", async () => {
+    actAs(DEMO_SHOP);
+    expect(
+      await post(routes.settings, "/app/settings", { intent: "setEnvironment", environment: "production" }),
+    ).toMatchObject({ ok: false });
+    const data = (await get(routes.settings, "/app/settings")) as { environment: { environment: string } };
+    expect(data.environment.environment).toBe("staging");
+
+    const invalid = (await post(routes.settings, "/app/settings", {
+      intent: "saveShipping",
+      "sender.phone": "12",
+    })) as {
+      ok: boolean;
+      fieldErrors: Record<string, string>;
+    };
+    expect(invalid.ok).toBe(false);
+    expect(Object.keys(invalid.fieldErrors)).toContain("sender.phone");
+  });
+
+  it("offers carrier services per zone from the sandbox once an account is saved", async () => {
+    await saveSandboxAccount();
+    const data = (await get(routes.settings, "/app/settings")) as {
+      services: Record<"domestic" | "eu" | "world", { value: string }[]>;
+    };
+    expect(data.services.domestic.length).toBeGreaterThan(0);
+    expect(data.services.world.length).toBeGreaterThan(0);
+  });
+});
+
+describe("orders to ship route", () => {
+  it("lists the shop's unfulfilled orders with their label status, and searches by name", async () => {
+    actAs(DEMO_SHOP);
+    const page = (await get(routes.home, "/app")) as {
+      orders: { id: string; name: string; labelStatus: string }[];
+      pageInfo: { hasNextPage: boolean };
+    };
+    expect(page.orders.length).toBeGreaterThan(0);
+    expect(page.orders.every((order) => order.labelStatus === "none")).toBe(true);
+    expect(page.pageInfo.hasNextPage).toBe(true);
+
+    const found = (await get(routes.home, "/app?q=%231035")) as { orders: { name: string }[] };
+    expect(found.orders.map((order) => order.name)).toEqual(["#1035"]);
+  });
+
+  it("shows another shop none of these orders", async () => {
+    actAs(OTHER_SHOP);
+    const page = (await get(routes.home, "/app")) as { orders: unknown[] };
+    expect(page.orders).toEqual([]);
+  });
+});
+
+describe("order label route", () => {
+  it("loads the Swiss order's draft with CN23 lines and the sandbox's services for Switzerland", async () => {
+    await saveSandboxAccount();
+    const data = (await get(routes.order, orderPath, orderParams)) as {
+      orderName: string;
+      request: {
+        recipient: { country: string };
+        cn23_data?: { products: { country_code: string; quantity: number }[] };
+      } | null;
+      problems: unknown[];
+      services: unknown[];
+    };
+    expect(data.orderName).toBe("#1035");
+    expect(data.request?.recipient.country).toBe("CH");
+    expect(data.request?.cn23_data?.products).toMatchObject([{ country_code: "IN", quantity: 10 }]);
+    expect(data.services.length).toBeGreaterThan(0);
+  });
+
+  it("creates the label once: a resubmitted form reports the same label and buys nothing more", async () => {
+    await saveSandboxAccount();
+    const first = (await post(routes.order, orderPath, { intent: "create" }, orderParams)) as {
+      tone: string;
+      notice: { key: string; values: { tracking: string } };
+    };
+    expect(first).toMatchObject({ tone: "success", notice: { key: "order.created" } });
+    const again = (await post(routes.order, orderPath, { intent: "create" }, orderParams)) as typeof first;
+    expect(again).toMatchObject({
+      tone: "info",
+      notice: { key: "order.created", values: { tracking: first.notice.values.tracking } },
+    });
+
+    const bought = (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number };
+    expect(bought.count).toBe(1);
+    const order = (await emulator.inspect("/__admin/orders/1035")).body as {
+      fulfillments: { trackingInfo: { number: string }[] }[];
+    };
+    expect(order.fulfillments).toHaveLength(1);
+    expect(JSON.stringify(order.fulfillments[0])).toContain(first.notice.values.tracking);
+
+    const page = (await get(routes.order, orderPath, orderParams)) as {
+      labels: { trackingNumber: string; fulfillmentStatus: string }[];
+    };
+    expect(page.labels).toMatchObject([{ trackingNumber: first.notice.values.tracking, fulfillmentStatus: "CREATED" }]);
+    // Fulfilled now, so it leaves the orders to ship.
+    const home = (await get(routes.home, "/app?q=%231035")) as { orders: unknown[] };
+    expect(home.orders).toEqual([]);
+  });
+
+  it("says in the merchant's language that no account is saved, and buys nothing", async () => {
+    actAs(DEMO_SHOP);
+    expect(await post(routes.order, orderPath, { intent: "create" }, orderParams, "fr")).toMatchObject({
+      tone: "critical",
+      notice: { key: "order.serviceUnavailable" },
+    });
+    expect(await db.purchaseAttempt.count()).toBe(0);
+  });
+
+  it("rejects an unknown intent with 400", async () => {
+    actAs(DEMO_SHOP);
+    expect(await responseStatus(post(routes.order, orderPath, { intent: "buyTwo" }, orderParams))).toBe(400);
+  });
+});
+
+describe("tenancy across routes", () => {
+  it("another shop cannot open, act on or list this shop's label, even with its ids", async () => {
+    await saveSandboxAccount();
+    await post(routes.order, orderPath, { intent: "create" }, orderParams);
+    const label = await db.label.findFirstOrThrow();
+    const attempt = await db.purchaseAttempt.findFirstOrThrow();
+
+    await saveSandboxAccount(OTHER_SHOP);
+    expect(await responseStatus(get(routes.order, orderPath, orderParams))).toBe(404);
+    expect(
+      await responseStatus(
+        post(routes.order, orderPath, { intent: "retryFulfillment", labelId: label.id }, orderParams),
+      ),
+    ).toBe(404);
+    expect(
+      await responseStatus(
+        post(routes.order, orderPath, { intent: "checkAttempt", attemptId: attempt.id }, orderParams),
+      ),
+    ).toBe(404);
+    expect(
+      await responseStatus(
+        post(routes.order, orderPath, { intent: "releaseAttempt", attemptId: attempt.id }, orderParams),
+      ),
+    ).toBe(404);
+
+    const history = (await get(routes.labels, "/app/labels")) as { rows: unknown[] };
+    expect(history.rows).toEqual([]);
+    const compared = (await post(routes.labels, "/app/labels", {})) as {
+      ok: boolean;
+      labels: { knownLocally: boolean }[];
+    };
+    expect(compared.ok).toBe(true);
+    expect(compared.labels.every((remote) => !remote.knownLocally)).toBe(true);
+
+    expect(await db.label.count()).toBe(1);
+    expect(await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).toMatchObject({
+      status: attempt.status,
+    });
+  });
+});
+
+describe("label history route", () => {
+  it("lists the shop's labels, filters them by status and environment, and compares with the service", async () => {
+    await saveSandboxAccount();
+    await post(routes.order, orderPath, { intent: "create" }, orderParams);
+
+    const all = (await get(routes.labels, "/app/labels")) as { rows: { orderName: string; status: string }[] };
+    expect(all.rows).toMatchObject([{ orderName: "#1035", status: "fulfilled" }]);
+    expect(((await get(routes.labels, "/app/labels?status=needs_review")) as { rows: unknown[] }).rows).toEqual([]);
+    expect(((await get(routes.labels, "/app/labels?environment=production")) as { rows: unknown[] }).rows).toEqual([]);
+
+    const compared = (await post(routes.labels, "/app/labels", {})) as {
+      ok: boolean;
+      labels: { knownLocally: boolean; orderName: string | null }[];
+    };
+    expect(compared.ok).toBe(true);
+    expect(compared.labels).toMatchObject([{ knownLocally: true, orderName: "#1035" }]);
+  });
+});
