@@ -25,7 +25,8 @@ export interface OrderActionResult {
 
 const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("create"), box: z.string().optional() }),
-  z.object({ intent: z.literal("createAdditional"), box: z.string().optional() }),
+  // The slot the page offered: a resubmitted form names a taken slot and gets that label back.
+  z.object({ intent: z.literal("createAdditional"), box: z.string().optional(), labelIndex: z.coerce.number().int().min(2) }),
   z.object({ intent: z.literal("retryFulfillment"), labelId: z.string().min(1) }),
   z.object({ intent: z.literal("checkAttempt"), attemptId: z.string().min(1) }),
   z.object({ intent: z.literal("releaseAttempt"), attemptId: z.string().min(1) }),
@@ -83,7 +84,14 @@ export async function handleOrderLabelAction(
   const overrides = overridesFromForm(fields);
   const outcome = await createLabelForOrder(
     { db, admin, service },
-    { shop, orderId: context.orderId, boxName: action.box || undefined, overrides, additional: action.intent === "createAdditional" },
+    {
+      shop,
+      orderId: context.orderId,
+      boxName: action.box || undefined,
+      overrides,
+      additional: action.intent === "createAdditional",
+      labelIndex: action.intent === "createAdditional" ? action.labelIndex : undefined,
+    },
   );
   if (outcome.status === "problems") return { tone: "critical", problems: outcome.problems };
   const purchase = outcome.purchase;

@@ -34,6 +34,8 @@ export interface OrderLabelView {
   boxes: string[];
   selectedBox: string | undefined;
   fulfillmentOrderId: string | undefined;
+  /** The label slot an "additional label" form on this page would take; sent back so a resubmit is recognised. */
+  nextLabelIndex: number;
 }
 
 /** Everything the page shows, for one order of this shop. Null when Shopify does not know the order. */
@@ -45,12 +47,13 @@ export async function loadOrderLabel(
   options: { boxName?: string; carrierName?: string; serviceName?: string } = {},
 ): Promise<OrderLabelView | null> {
   const id = orderGid(orderId);
-  const [order, settings, { environment }, labels, attempts] = await Promise.all([
+  const [order, settings, { environment }, labels, attempts, nextIndex] = await Promise.all([
     fetchOrderForLabel(admin, id),
     loadShippingSettings(db, shop),
     getEnvironment(db, shop),
     db.label.findMany({ where: { shop, orderId: id }, orderBy: { createdAt: "asc" } }),
     db.purchaseAttempt.findMany({ where: { shop, orderId: id }, orderBy: { createdAt: "asc" } }),
+    nextLabelIndex(db, shop, id),
   ]);
   if (!order) return null;
   const fulfillmentOrderId = openFulfillmentOrderId(order);
@@ -78,6 +81,7 @@ export async function loadOrderLabel(
     boxes: settings.boxes.map((box) => box.name),
     selectedBox: options.boxName ?? settings.boxes.find((box) => box.isDefault)?.name,
     fulfillmentOrderId,
+    nextLabelIndex: nextIndex,
   };
 }
 
@@ -204,6 +208,29 @@ export type CreateLabelOutcome =
   | { status: "problems"; problems: Problem[] }
   | { status: "purchase"; purchase: PurchaseResult; fulfillment?: FulfillResult };
 
+function additionalProblem(code: "no_first_label" | "page_out_of_date", orderName: string): Problem {
+  return code === "no_first_label"
+    ? {
+        code,
+        path: "order",
+        orderName,
+        severity: "blocking",
+        message: { en: "This order has no label yet, so there is nothing to add to.", fr: "Cette commande n'a pas encore d'étiquette : il n'y a rien à compléter." },
+        fix: { en: "Reload the page and use Create label.", fr: "Rechargez la page et utilisez « Créer l'étiquette »." },
+      }
+    : {
+        code,
+        path: "order",
+        orderName,
+        severity: "blocking",
+        message: {
+          en: "Another label was created for this order since this page was opened; nothing was bought.",
+          fr: "Une autre étiquette a été créée pour cette commande depuis l'ouverture de la page ; rien n'a été acheté.",
+        },
+        fix: { en: "Reload the page, check the labels listed, then create another one only if it is still needed.", fr: "Rechargez la page, vérifiez les étiquettes affichées, puis n'en créez une autre que si elle est encore nécessaire." },
+      };
+}
+
 /**
  * "Create label": maps the order again from Shopify's current data (never from the browser), applies the edits,
  * checks the result, buys once, then creates the fulfillment. `additional` must be explicit to buy a second label.
@@ -216,14 +243,20 @@ export async function createLabelForOrder(
     boxName?: string;
     overrides: RequestOverrides;
     additional: boolean;
+    /**
+     * For an additional label: the slot the merchant's page offered. A resubmitted form or a second tab names a slot
+     * that is taken by now and gets that label back instead of buying another one.
+     */
+    labelIndex?: number;
   },
 ): Promise<CreateLabelOutcome> {
   const { db, admin, service } = deps;
   const id = orderGid(input.orderId);
-  if (!input.additional) {
+  const requestedIndex = input.additional ? input.labelIndex : 1;
+  if (requestedIndex !== undefined) {
     // A resubmitted form or a second tab: report the label (or the purchase in flight) instead of re-mapping an order
     // that may have nothing left to ship by now.
-    const holder = await slotHolder(db, input.shop, id);
+    const holder = await slotHolder(db, input.shop, id, requestedIndex);
     if (holder) return { status: "purchase", purchase: holder };
   }
   const [order, settings, { environment }] = await Promise.all([
@@ -246,6 +279,15 @@ export async function createLabelForOrder(
       ],
     };
   }
+  let labelIndex = 1;
+  if (input.additional) {
+    const [labelled, next] = await Promise.all([db.label.count({ where: { shop: input.shop, orderId: id } }), nextLabelIndex(db, input.shop, id)]);
+    if (labelled === 0) return { status: "problems", problems: [additionalProblem("no_first_label", order.name)] };
+    if (requestedIndex !== undefined && requestedIndex !== next) {
+      return { status: "problems", problems: [additionalProblem("page_out_of_date", order.name)] };
+    }
+    labelIndex = next;
+  }
   const fulfillmentOrderId = openFulfillmentOrderId(order);
   const carrier =
     input.overrides.carrier_name && input.overrides.carrier_service_name
@@ -266,7 +308,6 @@ export async function createLabelForOrder(
   const editProblems = editedRequestProblems(edited, order.name);
   if (editProblems.length > 0) return { status: "problems", problems: editProblems };
 
-  const labelIndex = input.additional ? await nextLabelIndex(db, input.shop, id) : 1;
   const purchase = await purchaseLabel(
     { db, service },
     {

@@ -82,6 +82,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .map((attempt) => ({ id: attempt.id, status: attempt.status, customReference: attempt.customReference })),
     services,
     serviceUnavailable,
+    nextLabelIndex: view.nextLabelIndex,
   };
 }
 
@@ -338,6 +339,7 @@ export default function OrderLabel() {
           <Layout.Section>
             <Form method="post" key={`${data.selectedBox}|${data.labels.length}`}>
               <input type="hidden" name="intent" value={hasLabel ? "createAdditional" : "create"} />
+              {hasLabel ? <input type="hidden" name="labelIndex" value={data.nextLabelIndex} /> : null}
               <input type="hidden" name="box" value={data.selectedBox} />
               <input type="hidden" name="carrier_name" value={carrierName ?? ""} />
               <input type="hidden" name="carrier_service_name" value={serviceName ?? ""} />

@@ -266,6 +266,31 @@ describe("order label route", () => {
     expect(home.orders).toEqual([]);
   });
 
+  it("an additional label is bought once per page: a resubmitted form gets the same label back", async () => {
+    await saveSandboxAccount();
+    expect(await post(routes.order, orderPath, { intent: "createAdditional", labelIndex: "2" }, orderParams)).toMatchObject({
+      tone: "critical",
+      problems: [{ code: "no_first_label" }],
+    });
+    await post(routes.order, orderPath, { intent: "create" }, orderParams);
+    const page = (await get(routes.order, orderPath, orderParams)) as { nextLabelIndex: number };
+    expect(page.nextLabelIndex).toBe(2);
+
+    const form = { intent: "createAdditional", labelIndex: String(page.nextLabelIndex) };
+    const extra = (await post(routes.order, orderPath, form, orderParams)) as { tone: string; notice: { values: { tracking: string } } };
+    expect(extra.tone).toBe("success");
+    const resubmitted = (await post(routes.order, orderPath, form, orderParams)) as typeof extra;
+    expect(resubmitted).toMatchObject({ tone: "info", notice: { values: { tracking: extra.notice.values.tracking } } });
+    expect(await post(routes.order, orderPath, { intent: "createAdditional", labelIndex: "7" }, orderParams)).toMatchObject({
+      problems: [{ code: "page_out_of_date", orderName: "#1035" }],
+    });
+    expect(await responseStatus(post(routes.order, orderPath, { intent: "createAdditional" }, orderParams))).toBe(400);
+
+    const bought = (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number };
+    expect(bought.count).toBe(2);
+    expect(await db.label.count()).toBe(2);
+  });
+
   it("says in the merchant's language that no account is saved, and buys nothing", async () => {
     actAs(DEMO_SHOP);
     expect(await post(routes.order, orderPath, { intent: "create" }, orderParams, "fr")).toMatchObject({
