@@ -8,6 +8,8 @@ import {
   RECONCILE_BACKOFF_MS,
   reconcileAttempt,
   releaseReviewedAttempt,
+  dueReconciliations,
+  STALE_PENDING_MS,
   type GenerateOutcome,
   type LabelServicePort,
   type RemoteLabel,
@@ -57,6 +59,7 @@ beforeEach(async () => {
   await db.purchaseAttempt.deleteMany();
   await db.label.deleteMany();
   await db.referenceCounter.deleteMany();
+  await db.labelServiceAccount.deleteMany();
 });
 
 describe("custom references", () => {
@@ -187,5 +190,104 @@ describe("purchaseLabel", () => {
     const first = await purchaseLabel({ db, service }, input);
     if (first.status !== "unknown") throw new Error("expected unknown");
     await expect(reconcileAttempt({ db, service }, "other.myshopify.com", first.attempt.id)).rejects.toThrow(/no purchase attempt/);
+  });
+});
+
+describe("a charged label is never lost track of", () => {
+  const later = () => new Date(Date.now() + STALE_PENDING_MS + 60_000);
+
+  it("an attempt left PENDING by a process that died mid-call is reconciled once it is stale", async () => {
+    const service = fakeService();
+    const charged = service.generateLabel.bind(service);
+    // The service charges, then the app process dies before the answer is recorded: the call never returns.
+    service.generateLabel = (req) => {
+      void charged(req);
+      return new Promise<GenerateOutcome>(() => {});
+    };
+    void purchaseLabel({ db, service }, input);
+    await expect.poll(() => service.bought.size).toBe(1);
+    const attempt = await db.purchaseAttempt.findFirstOrThrow();
+    expect(attempt.status).toBe("PENDING");
+
+    // Still in flight: neither due nor reconcilable, and the slot stays held.
+    expect(await dueReconciliations(db, new Date())).toEqual([]);
+    expect((await reconcileAttempt({ db, service }, SHOP, attempt.id)).status).toBe("not_reconcilable");
+    expect((await purchaseLabel({ db, service }, input)).status).toBe("in_progress");
+
+    expect((await dueReconciliations(db, later())).map((due) => due.id)).toEqual([attempt.id]);
+    const reconciled = await reconcileAttempt({ db, service, now: later }, SHOP, attempt.id);
+    expect(reconciled.status).toBe("created");
+    expect((await purchaseLabel({ db, service }, input)).status).toBe("already_labelled");
+    expect(service.bought.size).toBe(1);
+  });
+
+  it("a stale PENDING attempt with no label found follows the UNKNOWN backoff", async () => {
+    const service = fakeService();
+    service.generateLabel = () => new Promise<GenerateOutcome>(() => {});
+    void purchaseLabel({ db, service }, input);
+    await expect.poll(() => db.purchaseAttempt.count()).toBe(1);
+    const attempt = await db.purchaseAttempt.findFirstOrThrow();
+    const result = await reconcileAttempt({ db, service, now: later }, SHOP, attempt.id);
+    if (result.status !== "pending") throw new Error(JSON.stringify(result));
+    expect(result.attempt).toMatchObject({ status: "UNKNOWN", reconcileCount: 1 });
+    expect(result.attempt.errorJson).toContain("stopped before");
+  });
+
+  it("a label bought but not stored (database error) keeps the slot and is adopted by reconciliation", async () => {
+    const service = fakeService();
+    let failTransaction = true;
+    const flaky = new Proxy(db, {
+      get(target, property) {
+        if (property === "$transaction" && failTransaction) {
+          failTransaction = false;
+          return () => Promise.reject(new Error("database is locked"));
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const result = await purchaseLabel({ db: flaky, service }, input);
+    if (result.status !== "unknown") throw new Error(JSON.stringify(result));
+    expect(result.error.message).toMatch(/L1.*was bought but could not be stored.*database is locked/);
+    expect((await purchaseLabel({ db, service }, input)).status).toBe("in_progress");
+    const reconciled = await reconcileAttempt({ db, service, now: () => new Date(Date.now() + 10_000) }, SHOP, result.attempt.id);
+    expect(reconciled.status).toBe("created");
+    expect(service.calls).toHaveLength(1);
+  });
+});
+
+describe("shops sharing one label-service account", () => {
+  const OTHER = "shop-b.myshopify.com";
+  async function shareAccount() {
+    for (const shop of [SHOP, OTHER]) {
+      await db.labelServiceAccount.create({
+        data: { shop, environment: "staging", email: shop === SHOP ? "ops@brand.test" : "OPS@brand.test", passwordCiphertext: "x", keyVersion: 1 },
+      });
+    }
+  }
+
+  it("never get the same custom_reference on the same day", async () => {
+    await shareAccount();
+    const service = fakeService();
+    const a = await purchaseLabel({ db, service }, input);
+    const b = await purchaseLabel({ db, service }, { ...input, shop: OTHER, orderId: "gid://shopify/Order/2002", orderName: "#2002" });
+    if (a.status !== "created" || b.status !== "created") throw new Error("expected two labels");
+    expect(a.label.customReference).not.toBe(b.label.customReference);
+    expect(b.label.customReference.endsWith("-002")).toBe(true);
+  });
+
+  it("a reference used by both shops is not adopted automatically, and a stored label is never adopted twice", async () => {
+    await shareAccount();
+    const service = fakeService();
+    const a = await purchaseLabel({ db, service }, input);
+    if (a.status !== "created") throw new Error("expected a label");
+    // Shop B's attempt ended unknown with the same reference (e.g. its counter raced shop A's).
+    const twin = await db.purchaseAttempt.create({
+      data: { shop: OTHER, orderId: "gid://shopify/Order/2002", orderName: "#2002", environment: "staging", customReference: a.label.customReference, status: "UNKNOWN", requestJson: JSON.stringify(request(a.label.customReference)) },
+    });
+    const result = await reconcileAttempt({ db, service }, OTHER, twin.id);
+    if (result.status !== "needs_review") throw new Error(JSON.stringify(result));
+    expect(result.attempt.errorJson).toContain("another shop");
+    expect(await db.label.count()).toBe(1);
   });
 });

@@ -8,7 +8,8 @@
  *  3. CREATED: the label is stored. REJECTED (nothing charged): the slot is released so the merchant can fix the
  *     data and try again. UNKNOWN (timeout, lost connection, 5xx): the slot stays held and the attempt is
  *     reconciled by looking its custom_reference up in the service's label list, with backoff. Still not found
- *     after the last try: NEEDS_REVIEW, which only the merchant can release.
+ *     after the last try: NEEDS_REVIEW, which only the merchant can release. A PENDING attempt whose process died
+ *     before the outcome was recorded is reconciled the same way once stale.
  */
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import type { LabelRequest } from "../label-service/contract";
@@ -44,6 +45,12 @@ export interface RemoteLabel {
 
 /** Delays before each reconciliation try after an UNKNOWN outcome (then NEEDS_REVIEW). */
 export const RECONCILE_BACKOFF_MS = [0, 5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
+
+/**
+ * A PENDING attempt older than this lost its process (crash, deploy) between the call and recording the outcome:
+ * it is reconciled like an UNKNOWN one. Well above the generate_label timeout (60 s by default).
+ */
+export const STALE_PENDING_MS = 10 * 60_000;
 
 export interface PurchaseInput {
   shop: string;
@@ -86,6 +93,28 @@ async function existingHolder(db: PrismaClient, slot: string, shop: string): Pro
   throw new Error(`label slot ${slot} is taken but its attempt is gone`);
 }
 
+/**
+ * Other shops of this app that saved the same label-service account (same e-mail) for this environment. Their
+ * per-shop reference counters could hand out the same custom_reference on the one account the service sees.
+ */
+export async function shopsSharingAccount(db: PrismaClient, shop: string, environment: string): Promise<string[]> {
+  const own = await db.labelServiceAccount.findUnique({ where: { shop_environment: { shop, environment } }, select: { email: true } });
+  if (!own) return [];
+  const others = await db.labelServiceAccount.findMany({ where: { environment, NOT: { shop } }, select: { shop: true, email: true } });
+  return others.filter((row) => row.email.toLowerCase() === own.email.toLowerCase()).map((row) => row.shop);
+}
+
+/** The shop's next reference, skipping any that a shop sharing the account already used on the service. */
+async function allocateUnsharedReference(db: PrismaClient, shop: string, environment: string, now: Date): Promise<string> {
+  const sharing = await shopsSharingAccount(db, shop, environment);
+  for (let tries = 0; ; tries += 1) {
+    const reference = await allocateCustomReference(db, shop, now);
+    if (sharing.length === 0 || tries >= 50) return reference;
+    const clash = await db.purchaseAttempt.findFirst({ where: { customReference: reference, environment, shop: { in: sharing } }, select: { id: true } });
+    if (!clash) return reference;
+  }
+}
+
 /** What already holds an order's label slot, if anything: its label, or the attempt still in flight. */
 export async function slotHolder(db: PrismaClient, shop: string, orderId: string, labelIndex = 1): Promise<PurchaseResult | null> {
   const slot = orderSlot(shop, orderId, labelIndex);
@@ -112,7 +141,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   const holder = await db.purchaseAttempt.findFirst({ where: { orderSlot: slot, shop: input.shop } });
   if (holder) return existingHolder(db, slot, input.shop);
 
-  const customReference = await allocateCustomReference(db, input.shop, now());
+  const customReference = await allocateUnsharedReference(db, input.shop, input.environment, now());
   const request = { ...input.buildRequest(customReference), custom_reference: customReference };
 
   let attempt: PurchaseAttempt;
@@ -145,13 +174,25 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   }
 
   if (outcome.status === "created") {
-    const label = await adoptLabel(db, attempt, {
-      id: outcome.label.id,
-      reference: outcome.label.reference,
-      label_url: outcome.label.label_url,
-      tracking_url: outcome.label.tracking_url,
-    });
-    return { status: "created", label };
+    try {
+      const label = await adoptLabel(db, attempt, {
+        id: outcome.label.id,
+        reference: outcome.label.reference,
+        label_url: outcome.label.label_url,
+        tracking_url: outcome.label.tracking_url,
+      });
+      return { status: "created", label };
+    } catch (error) {
+      // Charged, but storing the label failed: keep the slot and let reconciliation find the label by reference.
+      const error_ = {
+        message: `the label ${outcome.label.id} (tracking ${outcome.label.reference}) was bought but could not be stored: ${error instanceof Error ? error.message : String(error)}`,
+      };
+      const unknown = await db.purchaseAttempt.update({
+        where: { id: attempt.id },
+        data: { status: "UNKNOWN", errorJson: JSON.stringify(error_), nextReconcileAt: new Date(now().getTime() + RECONCILE_BACKOFF_MS[1]) },
+      });
+      return { status: "unknown", attempt: unknown, error: error_ };
+    }
   }
   if (outcome.status === "rejected") {
     const rejected = await db.purchaseAttempt.update({
@@ -217,7 +258,8 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   const now = deps.now ?? (() => new Date());
   const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
-  if (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW") return { status: "not_reconcilable", attempt };
+  const stalePending = attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now().getTime() - STALE_PENDING_MS;
+  if (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW" && !stalePending) return { status: "not_reconcilable", attempt };
 
   let found: RemoteLabel | null = null;
   let lookupError: string | undefined;
@@ -227,16 +269,19 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
     lookupError = error instanceof Error ? error.message : String(error);
   }
 
-  if (found && found.id && found.reference) {
+  const ambiguity = found?.id ? await adoptionConflict(db, attempt, found.id) : undefined;
+  if (found && found.id && found.reference && !ambiguity) {
     const label = await adoptLabel(db, attempt, { ...found, id: found.id, reference: found.reference });
     return { status: "created", label };
   }
 
   const tries = attempt.reconcileCount + 1;
   const nextDelay = RECONCILE_BACKOFF_MS[tries];
-  const note = found
-    ? "the service lists this reference but without a label id or tracking number"
-    : (lookupError ?? "no label with this reference in the service's list yet");
+  const note =
+    ambiguity ??
+    (found
+      ? "the service lists this reference but without a label id or tracking number"
+      : (lookupError ?? "no label with this reference in the service's list yet"));
   if (nextDelay === undefined || found) {
     const review = await db.purchaseAttempt.update({
       where: { id: attempt.id },
@@ -244,18 +289,52 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
     });
     return { status: "needs_review", attempt: review };
   }
+  const pendingNote = [stalePending ? "the app stopped before the label service's answer was recorded" : undefined, lookupError]
+    .filter(Boolean)
+    .join("; ");
   const pending = await db.purchaseAttempt.update({
     where: { id: attempt.id },
-    data: { reconcileCount: tries, nextReconcileAt: new Date(now().getTime() + nextDelay) },
+    // A stale PENDING attempt becomes UNKNOWN here, so the background reconciler follows the backoff from now on.
+    data: {
+      status: "UNKNOWN",
+      reconcileCount: tries,
+      nextReconcileAt: new Date(now().getTime() + nextDelay),
+      ...(pendingNote ? { errorJson: JSON.stringify({ message: pendingNote }) } : {}),
+    },
   });
   return { status: "pending", attempt: pending };
+}
+
+/**
+ * Why a label found by reference must not be adopted automatically: it is stored already (for another attempt),
+ * or another shop on the same label-service account used the same reference, so it may be theirs.
+ */
+async function adoptionConflict(db: PrismaClient, attempt: PurchaseAttempt, serviceLabelId: string): Promise<string | undefined> {
+  const stored = await db.label.findFirst({ where: { serviceLabelId, environment: attempt.environment }, select: { orderName: true, shop: true } });
+  if (stored) {
+    return stored.shop === attempt.shop
+      ? `the label found with this reference (${serviceLabelId}) is already stored for order ${stored.orderName}`
+      : `the label found with this reference (${serviceLabelId}) already belongs to another shop`;
+  }
+  const sharing = await shopsSharingAccount(db, attempt.shop, attempt.environment);
+  if (sharing.length === 0) return undefined;
+  const twin = await db.purchaseAttempt.findFirst({
+    where: { customReference: attempt.customReference, environment: attempt.environment, shop: { in: sharing } },
+    select: { id: true },
+  });
+  return twin ? "another shop using the same label-service account used this reference, so the label found may be theirs" : undefined;
 }
 
 /** Attempts whose next reconciliation try is due, across shops (for the background reconciler). */
 export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20) {
   return db.purchaseAttempt.findMany({
-    where: { status: "UNKNOWN", nextReconcileAt: { lte: now } },
-    orderBy: { nextReconcileAt: "asc" },
+    where: {
+      OR: [
+        { status: "UNKNOWN", nextReconcileAt: { lte: now } },
+        { status: "PENDING", updatedAt: { lte: new Date(now.getTime() - STALE_PENDING_MS) } },
+      ],
+    },
+    orderBy: { updatedAt: "asc" },
     take: limit,
     select: { id: true, shop: true, environment: true },
   });

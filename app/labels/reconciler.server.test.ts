@@ -44,4 +44,28 @@ describe("background reconciliation", () => {
     expect(creates).toHaveLength(1);
     expect(await db.label.count()).toBe(1);
   });
+
+  it("an attempt whose shop has no usable client still backs off to needs review, never loops every pass", async () => {
+    const service: LabelServicePort = {
+      generateLabel: async () => ({ status: "unknown", error: { message: "timeout" } }),
+      findLabelByReference: async () => null,
+    };
+    const first = await purchaseLabel({ db, service }, { shop: "c.myshopify.com", environment: "production", orderId: "gid://shopify/Order/3", orderName: "#3", buildRequest: request });
+    if (first.status !== "unknown") throw new Error("expected unknown");
+    const deps = {
+      db,
+      serviceFor: async () => {
+        throw new Error("no production label-service account saved");
+      },
+      adminFor: async () => mockAdmin({}),
+      notifyCustomerFor: async () => true,
+    };
+    expect(await runDueReconciliations(deps)).toEqual({ [first.attempt.id]: "pending" });
+    const attempt = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: first.attempt.id } });
+    expect(attempt).toMatchObject({ status: "UNKNOWN", reconcileCount: 1 });
+    expect(attempt.errorJson).toContain("no production label-service account saved");
+    // Not due again on the next pass: the backoff moved its next try.
+    expect(await runDueReconciliations(deps)).toEqual({});
+  });
 });
+

@@ -24,7 +24,7 @@ export async function runDueReconciliations(deps: ReconcilerDeps): Promise<Recor
   const outcomes: Record<string, string> = {};
   for (const due of await dueReconciliations(deps.db, now())) {
     try {
-      const service = await deps.serviceFor(due.shop, due.environment as LabelEnvironment);
+      const service = await deps.serviceFor(due.shop, due.environment as LabelEnvironment).catch(unavailable);
       const result = await reconcileAttempt({ db: deps.db, service, now }, due.shop, due.id);
       outcomes[due.id] = result.status;
       if (result.status === "created") {
@@ -38,6 +38,18 @@ export async function runDueReconciliations(deps: ReconcilerDeps): Promise<Recor
     }
   }
   return outcomes;
+}
+
+/**
+ * No client (account deleted, production URL unset): each lookup fails with the reason, so the attempt still
+ * follows its backoff to "needs review" instead of being retried every pass forever.
+ */
+function unavailable(error: unknown): LabelServicePort {
+  const reason = `no label-service client: ${error instanceof Error ? error.message : String(error)}`;
+  return {
+    generateLabel: () => Promise.reject(new Error(reason)),
+    findLabelByReference: () => Promise.reject(new Error(reason)),
+  };
 }
 
 let timer: ReturnType<typeof setInterval> | undefined;
