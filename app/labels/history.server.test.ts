@@ -65,6 +65,14 @@ describe("compareWithService", () => {
     ]);
   });
 
+  it("flags a label whose attempt was refused or released as unknown, naming the order as a lead", async () => {
+    await db.purchaseAttempt.create({
+      data: { shop: A, orderId: "gid://shopify/Order/9", orderName: "#9", environment: "staging", customReference: "20261122-009", status: "REJECTED", requestJson: "{}" },
+    });
+    const result = await compareWithService(db, A, "staging", pages([{ id: "L900", custom_reference: "20261122-009" }]));
+    expect(result.labels).toEqual([{ id: "L900", custom_reference: "20261122-009", knownLocally: false, orderName: "#9" }]);
+  });
+
   it("stops after the page limit and says so", async () => {
     const result = await compareWithService(db, A, "staging", pages([{ id: "L1" }], [{ id: "L2" }], [{ id: "L3" }]), 2);
     expect(result).toMatchObject({ pagesRead: 2, truncated: true });

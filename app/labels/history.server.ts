@@ -147,17 +147,23 @@ export async function compareWithService(
 ): Promise<{ labels: ComparedLabel[]; pagesRead: number; truncated: boolean }> {
   const [labels, attempts] = await Promise.all([
     db.label.findMany({ where: { shop, environment }, select: { serviceLabelId: true, customReference: true, orderName: true } }),
-    db.purchaseAttempt.findMany({ where: { shop, environment }, select: { customReference: true, orderName: true } }),
+    db.purchaseAttempt.findMany({ where: { shop, environment }, select: { customReference: true, orderName: true, status: true } }),
   ]);
   const byId = new Map(labels.map((label) => [label.serviceLabelId, label.orderName]));
-  const byReference = new Map([...attempts, ...labels].map((row) => [row.customReference, row.orderName]));
+  // A refused or released attempt is not a label we hold: a remote label with its reference is exactly what to flag
+  // (its order is still named, as a lead).
+  const held = attempts.filter((attempt) => attempt.status !== "REJECTED");
+  const byReference = new Map([...held, ...labels].map((row) => [row.customReference, row.orderName]));
+  const released = new Map(attempts.filter((attempt) => attempt.status === "REJECTED").map((row) => [row.customReference, row.orderName]));
   const compared: ComparedLabel[] = [];
   let pagesRead = 0;
   for await (const page of remotePages) {
     pagesRead += 1;
     for (const remote of page) {
-      const orderName = byId.get(remote.id) ?? (remote.custom_reference ? byReference.get(remote.custom_reference) : undefined) ?? null;
-      compared.push({ ...remote, knownLocally: orderName !== null, orderName });
+      const reference = remote.custom_reference;
+      const known = byId.get(remote.id) ?? (reference ? byReference.get(reference) : undefined);
+      const lead = reference ? released.get(reference) : undefined;
+      compared.push({ ...remote, knownLocally: known !== undefined, orderName: known ?? lead ?? null });
     }
     if (pagesRead >= maxPages) return { labels: compared, pagesRead, truncated: true };
   }

@@ -3,9 +3,11 @@ import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import {
   Badge,
   BlockStack,
+  Button,
   Card,
   EmptyState,
   IndexTable,
+  InlineStack,
   Link,
   Page,
   Text,
@@ -39,7 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pageInfo: page.pageInfo,
     orders: page.nodes.map((order) => ({
       ...order,
-      labelStatus: statuses.get(order.id) ?? "none",
+      labelStatus: statuses.get(order.id)?.status ?? "none",
+      labelUrl: statuses.get(order.id)?.labelUrl ?? null,
     })),
   };
 }
@@ -100,6 +103,18 @@ export default function OrdersToShip() {
         <Badge tone={LABEL_TONES[order.labelStatus]}>{t(`label.status.${order.labelStatus}`)}</Badge>
       </IndexTable.Cell>
       <IndexTable.Cell>{t(fulfillmentKey(order.displayFulfillmentStatus))}</IndexTable.Cell>
+      <IndexTable.Cell>
+        <InlineStack gap="200">
+          <Button size="slim" url={`/app/orders/${order.id.split("/").pop()}`} variant={order.labelStatus === "none" ? "primary" : undefined}>
+            {t(order.labelStatus === "none" ? "orders.action.create" : "orders.action.review")}
+          </Button>
+          {order.labelUrl ? (
+            <Button size="slim" url={order.labelUrl} target="_blank">
+              {t("orders.action.openLabel")}
+            </Button>
+          ) : null}
+        </InlineStack>
+      </IndexTable.Cell>
     </IndexTable.Row>
   ));
 
@@ -142,6 +157,7 @@ export default function OrdersToShip() {
                 { title: t("orders.column.weight") },
                 { title: t("orders.column.label") },
                 { title: t("orders.column.fulfillment") },
+                { title: t("orders.column.actions") },
               ]}
               pagination={{
                 hasNext: pageInfo.hasNextPage,

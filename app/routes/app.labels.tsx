@@ -209,7 +209,11 @@ export default function LabelHistory() {
                   {comparison.labels.map((label) => (
                     <InlineStack key={label.id} gap="200">
                       <Badge tone={label.knownLocally ? "success" : "critical"}>
-                        {label.knownLocally ? t("history.compare.known", { order: label.orderName ?? "" }) : t("history.compare.unknown")}
+                        {label.knownLocally
+                          ? t("history.compare.known", { order: label.orderName ?? "" })
+                          : label.orderName
+                            ? t("history.compare.unknownLead", { order: label.orderName })
+                            : t("history.compare.unknown")}
                       </Badge>
                       <Text as="span">{[label.reference, label.custom_reference, label.carrier_name, label.created_at].filter(Boolean).join(" · ")}</Text>
                     </InlineStack>
