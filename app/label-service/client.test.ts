@@ -67,6 +67,16 @@ describe("generate_label", () => {
     expect(call?.headers.authorization).toMatch(/^Bearer /);
   });
 
+  it("sends the optional base64 invoice, and refuses a misspelled optional field without any call", async () => {
+    const { client, fake } = setup({ "POST /labels/generate_label": () => json(created) });
+    const invoice = Buffer.from("%PDF-1.4 facture").toString("base64");
+    expect((await client.generateLabel({ ...exampleLabelRequest(), invoice_base64: invoice })).status).toBe("created");
+    expect(fake.callsTo("/api/labels/generate_label")[0]?.body).toMatchObject({ invoice_base64: invoice });
+    const typo = await client.generateLabel({ ...exampleLabelRequest({ custom_reference: "20201218-099" }), insured_vaule: 5000 });
+    expect(typo).toMatchObject({ status: "rejected", error: { fieldErrors: { insured_vaule: [expect.stringContaining("unknown field")] } } });
+    expect(fake.callsTo("/api/labels/generate_label")).toHaveLength(1);
+  });
+
   it("calls POST {base_url}/labels/generate_label", async () => {
     const { client, fake } = setup({ "POST /labels/generate_label": () => json(created) });
     await client.generateLabel(exampleLabelRequest());

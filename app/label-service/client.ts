@@ -1,7 +1,8 @@
 /**
  * The label-service client: the I/O around the pure mapping in ./mapping.ts.
  *
- *  - tokens cached per `${shop}:${environment}`, one authentication in flight per key, one re-authentication and one
+ *  - tokens cached per `${shop}:${environment}:${fingerprint of base URL + e-mail + password}` (new credentials, new
+ *    token), one authentication in flight per key, one re-authentication and one
  *    replay on a 401;
  *  - generate_label is never retried automatically (a retry can buy a second label); its outcome is returned as data:
  *    created | rejected (nothing charged) | unknown (reconcile with findLabelByReference);
@@ -48,7 +49,7 @@ import {
   type ErrorContext,
 } from "./messages";
 import { type Semaphore, accountSemaphore } from "./semaphore";
-import { defaultTokenCache, sharedAuthentication, tokenCacheKey, type TokenCache } from "./token-cache";
+import { credentialFingerprint, defaultTokenCache, sharedAuthentication, tokenCacheKey, type TokenCache } from "./token-cache";
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -122,7 +123,10 @@ export interface LabelServiceClient {
   carrierServices(country: string): Promise<CarrierService[]>;
   /** Fresh authentication with the saved credentials, for the Settings page. */
   testConnection(): Promise<ConnectionTestResult>;
-  /** Forgets the cached token of this shop and environment. */
+  /**
+   * Forgets the cached token of this shop, environment and credentials. Not needed after a credentials change (new
+   * credentials have their own cache key); useful when a token is known to be revoked.
+   */
   invalidateToken(): void;
 }
 
@@ -191,7 +195,8 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
   const now = input.now ?? Date.now;
   const sleep = input.sleep ?? realSleep;
   const logger = input.logger;
-  const key = tokenCacheKey(shop, environment);
+  // The key changes with the credentials or the base URL, so a token is never used for another account.
+  const key = tokenCacheKey(shop, environment, credentialFingerprint(account));
   const host = (() => {
     try {
       return new URL(account.baseUrl).host;

@@ -94,7 +94,20 @@ export const recipientSchema = z.object({
 });
 export type LabelRecipient = z.infer<typeof recipientSchema>;
 
-export const labelRequestSchema = z.object({
+/**
+ * Standard base64 (RFC 4648, section 4: `A-Z a-z 0-9 + /`, `=` padding, no line breaks), non-empty. A data URL
+ * (`data:application/pdf;base64,...`) or base64url is refused: send the bare base64 of the file.
+ */
+export const base64Content = z
+  .string()
+  .min(1, "expected the file encoded in base64, not an empty string")
+  .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, "expected standard base64 (A-Z, a-z, 0-9, + and /, = padding)");
+
+/**
+ * Strict: an unknown top-level key (a misspelled optional field such as `insured_valu`) is an error instead of being
+ * silently dropped. Nested objects keep zod's default (unknown keys stripped).
+ */
+export const labelRequestSchema = z.strictObject({
   weight: integerString,
   width: integerString.optional(),
   height: integerString.optional(),
@@ -112,6 +125,12 @@ export const labelRequestSchema = z.object({
    * `insured_value` is our guess; it is only sent when a shop explicitly sets an insured value.
    */
   insured_value: z.number().int().nonnegative().optional(),
+  /**
+   * NOTES: a base64 invoice passed to customs (paperless trade) exists but its field name did not render.
+   * `invoice_base64` is our guess (an assumption, see docs/readme/label-client.md): the invoice file (PDF) as bare
+   * standard base64. Only sent when a caller explicitly provides an invoice.
+   */
+  invoice_base64: base64Content.optional(),
 });
 export type LabelRequest = z.infer<typeof labelRequestSchema>;
 

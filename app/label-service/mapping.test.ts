@@ -28,6 +28,31 @@ describe("request and response mapping", () => {
     if (!bad.ok) expect(Object.keys(bad.fieldErrors)).toEqual(["cn23_data.shipping_price", "cn23_data.products"]);
   });
 
+  it("accepts an optional base64 invoice and an insured value, and refuses an invoice that is not base64", () => {
+    const pdf = Buffer.from("%PDF-1.4 invoice 20201218-013\n").toString("base64");
+    const ok = generateLabelRequest({ ...exampleLabelRequest(), insured_value: 7385, invoice_base64: pdf });
+    expect(ok.ok).toBe(true);
+    if (ok.ok) expect(ok.request.body).toMatchObject({ insured_value: 7385, invoice_base64: pdf });
+    for (const invoice of ["", "not base64!", `data:application/pdf;base64,${pdf}`, "abc", "YWJj\nZGVm", "a-_b", 42]) {
+      const bad = generateLabelRequest({ ...exampleLabelRequest(), invoice_base64: invoice });
+      expect(bad.ok, JSON.stringify(invoice)).toBe(false);
+      if (!bad.ok) expect(Object.keys(bad.fieldErrors)).toEqual(["invoice_base64"]);
+    }
+  });
+
+  it("refuses unknown top-level fields instead of silently dropping them", () => {
+    const misspelled = generateLabelRequest({ ...exampleLabelRequest(), insured_valu: 7385, invoice: "YWJj" });
+    expect(misspelled.ok).toBe(false);
+    if (!misspelled.ok) {
+      expect(misspelled.fieldErrors).toEqual({
+        insured_valu: ["unknown field: check its spelling (the service would not receive it)"],
+        invoice: ["unknown field: check its spelling (the service would not receive it)"],
+      });
+    }
+    // A field set to undefined is simply absent.
+    expect(generateLabelRequest({ ...exampleLabelRequest(), insured_value: undefined, invoice_base64: undefined }).ok).toBe(true);
+  });
+
   it("requires the five documented response fields", () => {
     expect(parseLabelResponse({ message: "", reference: "R", label_url: "u", id: 2, tracking_url: "t", x: 1 })).toEqual({
       ok: true,

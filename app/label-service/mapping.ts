@@ -67,8 +67,15 @@ export function generateLabelRequest(input: unknown): RequestCheck {
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
-      const field = issue.path.map(String).join(".") || "request";
-      (fieldErrors[field] ??= []).push(issue.message);
+      const at = issue.path.map(String).join(".");
+      if (issue.code === "unrecognized_keys") {
+        // Named per key, so a misspelled optional field shows up under its own (wrong) name.
+        for (const unknownKey of issue.keys) {
+          (fieldErrors[at ? `${at}.${unknownKey}` : unknownKey] ??= []).push("unknown field: check its spelling (the service would not receive it)");
+        }
+        continue;
+      }
+      (fieldErrors[at || "request"] ??= []).push(issue.message);
     }
     return { ok: false, fieldErrors };
   }

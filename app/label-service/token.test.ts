@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { exampleLabelRequest } from "./__fixtures__/example-request";
 import { fakeJwt, json } from "./__fixtures__/fake-fetch";
-import { setup, tokenFor } from "./__fixtures__/setup";
+import { BASE_URL, EMAIL, PASSWORD, setup, tokenFor } from "./__fixtures__/setup";
 import { jwtExpiry, tokenRenewAt } from "./mapping";
-import { InMemoryTokenCache } from "./token-cache";
+import { credentialFingerprint, defaultTokenCache, InMemoryTokenCache, tokenCacheKey } from "./token-cache";
 
 const created = { message: "ok", reference: "T1", label_url: "u", id: "1", tracking_url: "t" };
 
@@ -17,7 +17,8 @@ describe("token cache", () => {
     const second = setup({ "GET /labels": () => json([]) }, { tokenCache });
     await second.client.listLabels({ page: 1 });
     expect(second.fake.callsTo("/api/authenticate")).toHaveLength(0);
-    expect(tokenCache.get("librairie.myshopify.com:staging")?.token).toBe(tokenFor(1));
+    const fingerprint = credentialFingerprint({ baseUrl: BASE_URL, email: EMAIL, password: PASSWORD });
+    expect(tokenCache.get(tokenCacheKey("librairie.myshopify.com", "staging", fingerprint))?.token).toBe(tokenFor(1));
   });
 
   it("keeps tokens of another shop or environment apart", async () => {
@@ -28,6 +29,102 @@ describe("token cache", () => {
     await b.client.listLabels({ page: 1 });
     expect(b.fake.callsTo("/api/authenticate")).toHaveLength(1);
     expect(tokenCache.size).toBe(2);
+  });
+
+  it("gives other credentials of the same shop and environment their own token (shared cache)", async () => {
+    const tokenCache = new InMemoryTokenCache();
+    // The service hands out tokens that name the account they belong to.
+    const accountToken = (call: { body: unknown }, nth: number) =>
+      json({ auth_token: fakeJwt({ sub: (call.body as { email: string }).email, n: nth, exp: 2_000_000_000 }) });
+    const old = setup({ "POST /authenticate": accountToken, "POST /labels/generate_label": () => json(created) }, { tokenCache });
+    await old.client.generateLabel(exampleLabelRequest());
+    expect(old.fake.callsTo("/api/authenticate")).toHaveLength(1);
+
+    // The merchant saves another account: a new client (as the app builds per request), nothing invalidated by hand.
+    const other = { baseUrl: BASE_URL, email: "new-account@librairie.example", password: "An0ther-secret-pass" };
+    const renewed = setup({ "POST /authenticate": accountToken, "POST /labels/generate_label": () => json(created) }, { tokenCache, account: other });
+    await renewed.client.generateLabel(exampleLabelRequest());
+    expect(renewed.fake.callsTo("/api/authenticate").map((call) => call.body)).toEqual([{ email: other.email, password: other.password }]);
+    const authorization = renewed.fake.callsTo("/api/labels/generate_label")[0]?.headers.authorization ?? "";
+    const claims = JSON.parse(Buffer.from(authorization.split(".")[1] ?? "", "base64url").toString()) as { sub: string };
+    expect(claims.sub).toBe(other.email);
+
+    // Same e-mail, new password: new token too.
+    const newPassword = setup({ "POST /authenticate": accountToken, "GET /labels": () => json([]) }, {
+      tokenCache,
+      account: { baseUrl: BASE_URL, email: EMAIL, password: "Changed-pa55word" },
+    });
+    await newPassword.client.listLabels({ page: 1 });
+    expect(newPassword.fake.callsTo("/api/authenticate")).toHaveLength(1);
+    expect(tokenCache.size).toBe(3);
+  });
+
+  it("a wrong password fails authentication instead of reusing the cached token of the right one", async () => {
+    const tokenCache = new InMemoryTokenCache();
+    const refuseWrongPassword = (call: { body: unknown }, nth: number) =>
+      (call.body as { password: string }).password === PASSWORD ? json({ auth_token: tokenFor(nth + 1) }) : json({ error: "Identifiants invalides" }, 401);
+    const good = setup({ "POST /authenticate": refuseWrongPassword, "GET /labels": () => json([]) }, { tokenCache });
+    await good.client.listLabels({ page: 1 });
+    const wrong = setup(
+      { "POST /authenticate": refuseWrongPassword, "GET /labels": () => json([]), "POST /labels/generate_label": () => json(created) },
+      { tokenCache, account: { baseUrl: BASE_URL, email: EMAIL, password: "not-the-password" } },
+    );
+    await expect(wrong.client.listLabels({ page: 1 })).rejects.toMatchObject({ kind: "auth", operation: "authenticate", status: 401 });
+    expect(await wrong.client.generateLabel(exampleLabelRequest())).toMatchObject({ status: "rejected", error: { kind: "auth" } });
+    expect(wrong.fake.callsTo("/api/labels")).toHaveLength(0);
+    expect(wrong.fake.callsTo("/api/labels/generate_label")).toHaveLength(0);
+    expect(await wrong.client.testConnection()).toMatchObject({ ok: false });
+    // The right account's token is still cached and used.
+    await good.client.listLabels({ page: 2 });
+    expect(good.fake.callsTo("/api/authenticate")).toHaveLength(1);
+  });
+
+  it("authenticates again when the base URL changes", async () => {
+    const tokenCache = new InMemoryTokenCache();
+    const a = setup({ "GET /labels": () => json([]) }, { tokenCache });
+    await a.client.listLabels({ page: 1 });
+    const b = setup({ "GET /labels": () => json([]) }, { tokenCache, account: { baseUrl: "https://labels-eu.example/api", email: EMAIL, password: PASSWORD } });
+    await b.client.listLabels({ page: 1 });
+    expect(b.fake.calls.filter((call) => call.url === "https://labels-eu.example/api/authenticate")).toHaveLength(1);
+    expect(b.fake.callsTo("/api/labels")[0]?.headers.authorization).toBe(`Bearer ${tokenFor(1)}`);
+    expect(tokenCache.size).toBe(2);
+  });
+
+  it("separates credentials in the process-wide default cache too, across client instances", async () => {
+    const shop = `default-cache-${Date.now()}.myshopify.com`;
+    const first = setup({ "GET /labels": () => json([]) }, { shop, tokenCache: undefined });
+    await first.client.listLabels({ page: 1 });
+    const again = setup({ "GET /labels": () => json([]) }, { shop, tokenCache: undefined });
+    await again.client.listLabels({ page: 1 });
+    expect(again.fake.callsTo("/api/authenticate")).toHaveLength(0);
+    const changed = setup({ "GET /labels": () => json([]) }, {
+      shop,
+      tokenCache: undefined,
+      account: { baseUrl: BASE_URL, email: EMAIL, password: "Changed-pa55word" },
+    });
+    await changed.client.listLabels({ page: 1 });
+    expect(changed.fake.callsTo("/api/authenticate")).toHaveLength(1);
+    const fingerprint = credentialFingerprint({ baseUrl: BASE_URL, email: EMAIL, password: "Changed-pa55word" });
+    expect(defaultTokenCache.get(tokenCacheKey(shop, "staging", fingerprint))).toBeDefined();
+  });
+
+  it("fingerprints base URL, e-mail and password one-way, without the password in the key", () => {
+    const account = { baseUrl: BASE_URL, email: EMAIL, password: PASSWORD };
+    const fingerprint = credentialFingerprint(account);
+    expect(fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(credentialFingerprint({ ...account })).toBe(fingerprint);
+    const variants = [
+      { ...account, baseUrl: "https://labels.example/api" },
+      { ...account, email: "other@librairie.example" },
+      { ...account, password: `${PASSWORD}!` },
+      // No ambiguity from concatenation.
+      { baseUrl: BASE_URL, email: `${EMAIL}${PASSWORD.slice(0, 1)}`, password: PASSWORD.slice(1) },
+    ];
+    for (const variant of variants) expect(credentialFingerprint(variant)).not.toBe(fingerprint);
+    const key = tokenCacheKey("librairie.myshopify.com", "staging", fingerprint);
+    expect(key).toBe(`librairie.myshopify.com:staging:${fingerprint}`);
+    expect(key).not.toContain(PASSWORD);
+    expect(key).not.toContain(EMAIL);
   });
 
   it("renews shortly before the JWT exp", async () => {

@@ -81,6 +81,14 @@ describe("validation (pure)", () => {
     expect(servicesFor("DE").map((service) => service.name)).toContain("U");
   });
 
+  it("checks the optional insured value (cents) and base64 invoice when they are sent", () => {
+    const invoice = Buffer.from("%PDF-1.4 facture").toString("base64");
+    expect(fieldsOf(guideExample({ insured_value: 7385, invoice_base64: invoice }))).toEqual([]);
+    expect(fieldsOf(guideExample({ insured_value: 73.85, invoice_base64: "pas du base64 !" }))).toEqual(["insured_value", "invoice_base64"]);
+    expect(fieldsOf(guideExample({ insured_value: "7385", invoice_base64: `data:application/pdf;base64,${invoice}` }))).toEqual(["insured_value", "invoice_base64"]);
+    expect(fieldsOf(guideExample({ insured_value: -1, invoice_base64: "" }))).toEqual(["insured_value", "invoice_base64"]);
+  });
+
   it("extra recipient fields are accepted", () => {
     expect(fieldsOf(guideExample({ recipient: { ...guideExample().recipient, phone1: "+33611223344", address_line2: "Bât. B", company_name: "ACME" } }))).toEqual([]);
   });
@@ -137,6 +145,32 @@ describe("the sandbox over HTTP", () => {
     const bad = await fetch(`${sandbox.url}/authenticate`, { method: "POST", body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: "nope" }) });
     expect(bad.status).toBe(401);
     expect(await bad.json()).toEqual({ error: "identifiants invalides" });
+  });
+
+  it("counts authentications per account and refused tokens on GET /__admin/stats; reset zeroes them", async () => {
+    const stats = async () =>
+      (await (await fetch(`${sandbox.url}/__admin/stats`)).json()) as {
+        authentications: number;
+        authenticationsByAccount: Record<string, number>;
+        failedAuthentications: number;
+        rejectedTokens: number;
+      };
+    expect(await stats()).toEqual({ authentications: 0, authenticationsByAccount: {}, failedAuthentications: 0, rejectedTokens: 0 });
+    const jwt = await token();
+    await fetch(`${sandbox.url}/authenticate`, { method: "POST", body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: "nope" }) });
+    expect((await generate(guideExample(), jwt)).status).toBe(200);
+    expect((await generate(guideExample(), "not.a.token")).status).toBe(401);
+    expect((await fetch(`${sandbox.url}/labels?page=1`)).status).toBe(401);
+    expect(await stats()).toEqual({
+      authentications: 1,
+      authenticationsByAccount: { [DEMO_ACCOUNT.email]: 1 },
+      failedAuthentications: 1,
+      rejectedTokens: 2,
+    });
+    const labels = (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { labels: { account: string; carrier_service_name: string }[] };
+    expect(labels.labels).toEqual([expect.objectContaining({ account: DEMO_ACCOUNT.email, carrier_service_name: "n" })]);
+    await fetch(`${sandbox.url}/__admin/reset`, { method: "POST" });
+    expect((await stats()).authentications).toBe(0);
   });
 
   it("refuses missing, invalid and expired tokens with 401 {error}", async () => {

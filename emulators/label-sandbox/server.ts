@@ -89,6 +89,18 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
   let sequence = 0;
   let labels: StoredLabel[] = [];
   let baseUrl = "";
+  /** Inspection counters (GET /__admin/stats), zeroed by POST /__admin/reset. */
+  const freshStats = () => ({
+    /** Successful POST /authenticate. */
+    authentications: 0,
+    /** Successful POST /authenticate per account e-mail. */
+    authenticationsByAccount: {} as Record<string, number>,
+    /** POST /authenticate refused for bad credentials. */
+    failedAuthentications: 0,
+    /** Calls refused with 401 for a missing, invalid or expired token. */
+    rejectedTokens: 0,
+  });
+  let stats = freshStats();
 
   if (options.dataFile && existsSync(options.dataFile)) {
     const persisted = persistedSchema.parse(JSON.parse(readFileSync(options.dataFile, "utf8")));
@@ -102,14 +114,18 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
   };
 
   const authenticate = (request: IncomingMessage): string => {
+    const refuse = (error: string) => {
+      stats.rejectedTokens += 1;
+      return new HttpError(401, { error });
+    };
     const header = request.headers.authorization ?? "";
     const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (!match) throw new HttpError(401, { error: "jeton d'authentification manquant" });
+    if (!match) throw refuse("jeton d'authentification manquant");
     const check = verifyToken(match[1]!, secret, Math.floor(now() / 1000));
     if (!check.ok) {
-      throw new HttpError(401, { error: check.reason === "expired" ? "jeton d'authentification expiré" : "jeton d'authentification invalide" });
+      throw refuse(check.reason === "expired" ? "jeton d'authentification expiré" : "jeton d'authentification invalide");
     }
-    if ((check.claims.gen ?? 0) < tokenGeneration) throw new HttpError(401, { error: "jeton d'authentification expiré" });
+    if ((check.claims.gen ?? 0) < tokenGeneration) throw refuse("jeton d'authentification expiré");
     return check.claims.sub;
   };
 
@@ -128,6 +144,9 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
     created_at: label.createdAt,
     country: label.destination,
   });
+
+  /** Admin inspection only: the public list does not say which account bought a label. */
+  const toAdminItem = (label: StoredLabel) => ({ ...toListItem(label), account: label.account });
 
   async function generate(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const account = authenticate(request);
@@ -194,13 +213,15 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
       if (pathname === "/__admin/labels" && method === "GET") {
         const countByReference: Record<string, number> = {};
         for (const label of labels) countByReference[label.customReference] = (countByReference[label.customReference] ?? 0) + 1;
-        return send(response, 200, { count: labels.length, labels: labels.map(toListItem), countByReference });
+        return send(response, 200, { count: labels.length, labels: labels.map(toAdminItem), countByReference });
       }
+      if (pathname === "/__admin/stats" && method === "GET") return send(response, 200, stats);
       if (pathname === "/__admin/reset" && method === "POST") {
         labels = [];
         sequence = 0;
         faults = defaultFaults();
         tokenGeneration += 1;
+        stats = freshStats();
         persist();
         return send(response, 200, { reset: true });
       }
@@ -259,7 +280,12 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
     if (pathname === "/authenticate") {
       const body = (await readJson(request)) as { email?: unknown; password?: unknown } | undefined;
       const account = accounts.find((candidate) => candidate.email === body?.email && candidate.password === body?.password);
-      if (!account) throw new HttpError(401, { error: "identifiants invalides" });
+      if (!account) {
+        stats.failedAuthentications += 1;
+        throw new HttpError(401, { error: "identifiants invalides" });
+      }
+      stats.authentications += 1;
+      stats.authenticationsByAccount[account.email] = (stats.authenticationsByAccount[account.email] ?? 0) + 1;
       const iat = Math.floor(now() / 1000);
       return send(response, 200, { auth_token: signToken({ sub: account.email, iat, exp: iat + tokenLifetime, gen: tokenGeneration }, secret) });
     }

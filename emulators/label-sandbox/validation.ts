@@ -30,6 +30,8 @@ export interface ValidLabelRequest {
 
 type Json = Record<string, unknown>;
 
+/** Standard, padded base64 (RFC 4648 section 4), non-empty. */
+const isBase64 = (value: string) => value.length > 0 && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value);
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
@@ -155,6 +157,16 @@ export function validateLabelRequest(input: unknown): { ok: true; value: ValidLa
         if (!/^[A-Z]{3}$/.test(text(product.currency_code) ?? "")) add(`${path}.currency_code`, "doit être un code devise à trois lettres, par exemple EUR");
       });
     }
+  }
+
+  // Optional fields whose real names did not render in the public documentation: the client's names (NOTES).
+  const insured = input.insured_value;
+  if (insured !== undefined && insured !== null && (typeof insured !== "number" || !Number.isInteger(insured) || insured < 0)) {
+    add("insured_value", "doit être un montant entier en centimes, positif ou nul");
+  }
+  const invoice = input.invoice_base64;
+  if (invoice !== undefined && invoice !== null && (typeof invoice !== "string" || !isBase64(invoice))) {
+    add("invoice_base64", "doit être le fichier de la facture encodé en base64 (sans préfixe data:)");
   }
 
   if (Object.keys(errors).length > 0 || weight === undefined || !carrier || !service || !customReference || !destination || !labelType) {

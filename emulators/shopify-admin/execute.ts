@@ -94,39 +94,52 @@ export interface GraphqlResponse {
   body: Record<string, unknown>;
 }
 
+/**
+ * A GraphQL error found before pricing (parse, validation, unknown operation, subscription, bad variables): HTTP 200
+ * with `extensions.cost` like every other GraphQL answer, priced 0 (`actualQueryCost` null: nothing was executed),
+ * and the bucket's current status. The bucket is not charged.
+ */
+function rejectedBeforePricing(bucket: CostBucket, errors: JsonError[]): GraphqlResponse {
+  return {
+    status: 200,
+    body: { errors, extensions: { cost: { requestedQueryCost: 0, actualQueryCost: null, throttleStatus: bucket.status() } } },
+  };
+}
+
 export function runGraphql(runtime: ShopRuntime, request: GraphqlRequest, now: () => number, changed: () => void): GraphqlResponse {
   const schema = adminSchema();
+  const bucket = runtime.bucket;
   if (typeof request.query !== "string" || request.query.trim() === "") {
+    // Shopify answers a missing query with HTTP 400 and no GraphQL envelope (hence no cost).
     return { status: 400, body: { errors: { query: "Required parameter missing or invalid" } } };
   }
   let document: DocumentNode;
   try {
     document = parse(request.query);
   } catch (error) {
-    return { status: 200, body: { errors: [toJsonError(error as GraphQLError, "parseError")] } };
+    return rejectedBeforePricing(bucket, [toJsonError(error as GraphQLError, "parseError")]);
   }
   const validationErrors = validateDocument(document);
-  if (validationErrors.length > 0) return { status: 200, body: { errors: validationErrors } };
+  if (validationErrors.length > 0) return rejectedBeforePricing(bucket, validationErrors);
 
   const operationName = typeof request.operationName === "string" ? request.operationName : undefined;
   const operation = getOperationAST(document, operationName);
   if (!operation) {
     const message = operationName ? `No operation named "${operationName}"` : "An operation name is required when the document has several operations";
-    return { status: 200, body: { errors: [{ message, extensions: { code: "OPERATION_NOT_FOUND" } }] } };
+    return rejectedBeforePricing(bucket, [{ message, extensions: { code: "OPERATION_NOT_FOUND" } }]);
   }
   if (operation.operation === "subscription") {
-    return { status: 200, body: { errors: [{ message: "Subscriptions are not supported", extensions: { code: "NOT_EMULATED" } }] } };
+    return rejectedBeforePricing(bucket, [{ message: "Subscriptions are not supported", extensions: { code: "NOT_EMULATED" } }]);
   }
   const rawVariables = request.variables && typeof request.variables === "object" ? (request.variables as Record<string, unknown>) : {};
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables, { maxErrors: 50 });
   if (coerced.errors) {
-    return { status: 200, body: { errors: coerced.errors.map((error) => toJsonError(error, "INVALID_VARIABLE")) } };
+    return rejectedBeforePricing(bucket, coerced.errors.map((error) => toJsonError(error, "INVALID_VARIABLE")));
   }
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
 
   const requested = operationCost(schema, operation, fragments, coerced.coerced);
-  const bucket = runtime.bucket;
   if (requested > MAX_SINGLE_QUERY_COST) {
     return {
       status: 200,

@@ -67,6 +67,35 @@ describe("cost-based throttling", () => {
     expect(body.extensions?.cost?.throttleStatus.currentlyAvailable).toBe(2000);
   });
 
+  it("gives parse, validation and variable errors a zero cost extension with the bucket's status, without charging", async () => {
+    let clock = 1_000_000;
+    t = await startTestEmulator({ bucket: { size: 50, restoreRate: 10 }, now: () => clock });
+    expect((await t.post(TWENTY_ORDERS)).body.extensions?.cost?.throttleStatus.currentlyAvailable).toBe(28);
+    const status = { maximumAvailable: 50, currentlyAvailable: 28, restoreRate: 10 };
+    const rejected = [
+      ["parseError", "{ shop { name }"],
+      ["undefinedField", "{ shop { noSuchField } }"],
+      ["missingRequiredArguments", "{ order { id } }"],
+      ["INVALID_VARIABLE", "query($n: Int!) { orders(first: $n) { nodes { id } } }"],
+      ["OPERATION_NOT_FOUND", "query A { shop { name } } query B { shop { name } }"],
+    ] as const;
+    for (const [code, query] of rejected) {
+      const { status: httpStatus, body } = await t.post(query, code === "INVALID_VARIABLE" ? { n: "twenty" } : {});
+      expect(httpStatus, query).toBe(200);
+      expect(body.errors?.[0]?.extensions.code, query).toBe(code);
+      expect(body.data, query).toBeUndefined();
+      expect(body.extensions?.cost, query).toEqual({ requestedQueryCost: 0, actualQueryCost: null, throttleStatus: status });
+    }
+    // The bucket still restores while requests are rejected, and reports it.
+    clock += 1000;
+    expect((await t.post("{ shop { nope } }")).body.extensions?.cost?.throttleStatus.currentlyAvailable).toBe(38);
+    // A wrong token stays a bare 401, as on Shopify; a missing query is a bare 400.
+    const wrong = await t.post("{ shop { nope } }", {}, "shpat_wrong");
+    expect(wrong).toEqual({ status: 401, body: { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" } });
+    const missing = await t.post("   ");
+    expect(missing).toEqual({ status: 400, body: { errors: { query: "Required parameter missing or invalid" } } });
+  });
+
   it("keeps one bucket per shop", async () => {
     const seed = JSON.parse(await import("node:fs").then((fs) => fs.readFileSync(new URL("./seed/default.json", import.meta.url), "utf8")));
     const other = { ...seed.shops[0], domain: "other-shop.myshopify.com", accessToken: "shpat_other_shop", orders: [] };

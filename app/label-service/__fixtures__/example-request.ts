@@ -1,4 +1,8 @@
-/** The public guide's example label request (values from NOTES.md); the recipient is ours (Germany). */
+/**
+ * The public guide's example label request (values from NOTES.md) with a recipient of ours in Germany. The guide's
+ * DHL service "n" is domestic (France), so a German destination needs another service from the lookup; use
+ * {@link guideExampleLabelRequest} for the guide's request as published, sent within France.
+ */
 import type { LabelRequest } from "../contract";
 
 export function exampleLabelRequest(overrides: Partial<LabelRequest> = {}): LabelRequest {
@@ -43,4 +47,23 @@ export function exampleLabelRequest(overrides: Partial<LabelRequest> = {}): Labe
     },
     ...overrides,
   };
+}
+
+/**
+ * The guide's example exactly as published (Dhl, service "n", custom_reference "20201218-013", CN23 category 3 with
+ * two books at "59,90" and "13,95", shipping "10,26", sender with an empty second line), to a French recipient: "n"
+ * is DHL Express Domestic, valid for FR/MC only. Like the guide's recipient, ours has no phone and no second line.
+ */
+export function guideExampleLabelRequest(): LabelRequest {
+  return exampleLabelRequest({
+    recipient: {
+      lastname: "Bernard",
+      firstname: "Zoé",
+      address_line1: "5 avenue Foch",
+      country: "FR",
+      city: "Lyon",
+      zip: "69006",
+      email: "zoe.bernard@example.fr",
+    },
+  });
 }
