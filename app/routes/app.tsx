@@ -1,4 +1,4 @@
-import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStylesUrl from "@shopify/polaris/build/esm/styles.css?url";
@@ -11,7 +11,7 @@ import { requireAdmin } from "../auth.server";
 import { config } from "../config.server";
 import db from "../db.server";
 import { getEnvironment } from "../settings/environment.server";
-import { localeFromRequest } from "../i18n/locale";
+import { localeCookieHeader, localeFromRequest } from "../i18n/locale";
 import { LocaleContext, translator } from "../i18n/translate";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
@@ -19,7 +19,12 @@ export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, demo } = await requireAdmin(request);
   const { environment } = await getEnvironment(db, shop);
-  return { apiKey: config().SHOPIFY_API_KEY, locale: localeFromRequest(request), shop, demo, environment };
+  // Shopify's `?locale=` is only on the URL it opens the app with: remember it for the app's own links and posts.
+  const cookie = localeCookieHeader(request);
+  return data(
+    { apiKey: config().SHOPIFY_API_KEY, locale: localeFromRequest(request), shop, demo, environment },
+    cookie ? { headers: { "Set-Cookie": cookie } } : undefined,
+  );
 }
 
 export default function AppLayout() {
@@ -66,4 +71,6 @@ export function ErrorBoundary() {
   return boundary.error(useRouteError());
 }
 
+// Shopify's boundary keeps the parent's and this loader's headers, so the locale cookie above goes out with them
+// (and Remix carries loaders' Set-Cookie down to child routes' document and data responses).
 export const headers: HeadersFunction = (headersArgs) => boundary.headers(headersArgs);
