@@ -3,20 +3,77 @@
  * `$app` metafield summary on the order. A separate, stored step: when Shopify fails, the label is kept and this
  * step can be retried without buying again. Nothing is done twice: an existing fulfillment carrying the label's
  * tracking number is adopted instead of creating another, and a claim on the label row stops two pushes at once.
+ *
+ * The summary describes the order's labels (the latest few), so an additional parcel does not hide the first one.
+ * Whether it was written is stored per label (`metafieldWritten`): a push or retry of a label whose fulfillment
+ * already exists still writes the summary when that earlier write failed.
  */
 import type { PrismaClient, Label } from "../generated/prisma/client";
 import { AdminApiError, type AdminGraphqlClient } from "../shopify/admin-client";
 import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking } from "../shopify/operations/fulfillment";
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
+import { storedNote } from "./notes";
 
 /** A push that crashed mid-way may be retried after this long. */
 export const FULFILLMENT_CLAIM_TIMEOUT_MS = 120_000;
 
+/** How many labels (the most recent) the order's metafield summary lists; it stays a small document. */
+export const SUMMARY_MAX_LABELS = 10;
+
+export interface OrderLabelSummaryEntry {
+  labelId: string;
+  trackingNumber: string;
+  trackingUrl: string;
+  carrier: string;
+  environment: string;
+  createdAt: string;
+}
+
+/** The JSON document stored in the order's `$app` metafield. */
+export interface OrderLabelSummary {
+  /** All labels bought for the order in this shop, including those not listed below. */
+  count: number;
+  /** The most recent labels, oldest first, at most SUMMARY_MAX_LABELS. */
+  labels: OrderLabelSummaryEntry[];
+}
+
+export async function orderLabelSummary(db: PrismaClient, shop: string, orderId: string): Promise<OrderLabelSummary> {
+  const where = { shop, orderId };
+  const [count, latest] = await Promise.all([
+    db.label.count({ where }),
+    db.label.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: SUMMARY_MAX_LABELS }),
+  ]);
+  return {
+    count,
+    labels: latest.reverse().map((label) => ({
+      labelId: label.serviceLabelId,
+      trackingNumber: label.trackingNumber,
+      trackingUrl: label.trackingUrl,
+      carrier: label.carrierName,
+      environment: label.environment,
+      createdAt: label.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** Writes the order's label summary; true when Shopify stored it. A failure is not fatal (see writeSummary). */
+async function writeSummary(db: PrismaClient, admin: AdminGraphqlClient, label: Label): Promise<boolean> {
+  try {
+    const summary = await orderLabelSummary(db, label.shop, label.orderId);
+    await setOrderLabelMetafield(admin, label.orderId, summary);
+    return true;
+  } catch {
+    // The summary is a convenience; the fulfillment is what matters. metafieldWritten stays false, so the next
+    // push or retry of this label writes it again, even once the fulfillment exists.
+    return false;
+  }
+}
+
 export type FulfillResult =
   | { status: "created"; label: Label; adopted: boolean }
   | { status: "in_progress" }
-  | { status: "failed"; label: Label; message: string };
+  | { status: "failed"; label: Label; message: string; messageFr: string };
 
 export interface FulfillDeps {
   db: PrismaClient;
@@ -47,22 +104,28 @@ export async function pushLabelToShopify(
   const now = deps.now ?? (() => new Date());
   const label = await db.label.findFirst({ where: { id: input.labelId, shop: input.shop } });
   if (!label) throw new Error(`no label ${input.labelId} for ${input.shop}`);
-  if (label.fulfillmentStatus === "CREATED") return { status: "created", label, adopted: true };
+  if (label.fulfillmentStatus === "CREATED") {
+    if (label.metafieldWritten) return { status: "created", label, adopted: true };
+    // Fulfilled earlier but the summary write failed then: only the summary is left to do.
+    if (!(await writeSummary(db, admin, label))) return { status: "created", label, adopted: true };
+    const updated = await db.label.update({ where: { id: label.id }, data: { metafieldWritten: true } });
+    return { status: "created", label: updated, adopted: true };
+  }
   if (!(await claim(db, input.shop, label.id, now()))) return { status: "in_progress" };
 
-  const fail = async (message: string): Promise<FulfillResult> => {
+  const fail = async (message: string, messageFr = message): Promise<FulfillResult> => {
     const failed = await db.label.update({
       where: { id: label.id },
-      data: { fulfillmentStatus: "FAILED", fulfillmentError: message },
+      data: { fulfillmentStatus: "FAILED", fulfillmentError: storedNote(message, messageFr) },
     });
-    return { status: "failed", label: failed, message };
+    return { status: "failed", label: failed, message, messageFr };
   };
 
   let fulfillmentId: string;
   let adopted = false;
   try {
     const context = await fetchFulfillmentContext(admin, label.orderId);
-    if (!context) return await fail(`Shopify no longer has order ${label.orderName}`);
+    if (!context) return await fail(`Shopify no longer has order ${label.orderName}`, `Shopify n'a plus la commande ${label.orderName}`);
     const existing = context.fulfillments.find(
       (fulfillment) =>
         fulfillment.status !== "CANCELLED" &&
@@ -91,6 +154,7 @@ export async function pushLabelToShopify(
       } else if (open.length === 0) {
         return await fail(
           `Order ${label.orderName} has no open fulfillment order to fulfil (already fulfilled, on hold or cancelled in Shopify)`,
+          `La commande ${label.orderName} n'a plus de demande de traitement ouverte (déjà traitée, en attente ou annulée dans Shopify)`,
         );
       } else {
         const created = await createFulfillment(admin, {
@@ -107,22 +171,7 @@ export async function pushLabelToShopify(
     throw error;
   }
 
-  let metafieldWritten = label.metafieldWritten;
-  if (!metafieldWritten) {
-    try {
-      await setOrderLabelMetafield(admin, label.orderId, {
-        labelId: label.serviceLabelId,
-        trackingNumber: label.trackingNumber,
-        trackingUrl: label.trackingUrl,
-        carrier: label.carrierName,
-        environment: label.environment,
-        createdAt: label.createdAt.toISOString(),
-      });
-      metafieldWritten = true;
-    } catch {
-      // The summary is a convenience; the fulfillment is what matters. Retried on the next push.
-    }
-  }
+  const metafieldWritten = label.metafieldWritten || (await writeSummary(db, admin, label));
 
   const done = await db.label.update({
     where: { id: label.id },

@@ -36,8 +36,8 @@ describe("labelHistory", () => {
 
   it("filters by status, environment and date", async () => {
     expect((await labelHistory(db, A, { status: "fulfilled" })).rows.map((row) => row.orderName)).toEqual(["#1"]);
-    expect((await labelHistory(db, A, { status: "fulfillment_failed" })).rows[0]).toMatchObject({ orderName: "#2", error: "on hold" });
-    expect((await labelHistory(db, A, { status: "needs_review" })).rows[0]).toMatchObject({ orderName: "#5", error: "not found yet" });
+    expect((await labelHistory(db, A, { status: "fulfillment_failed" })).rows[0]).toMatchObject({ orderName: "#2", error: { en: "on hold" } });
+    expect((await labelHistory(db, A, { status: "needs_review" })).rows[0]).toMatchObject({ orderName: "#5", error: { en: "not found yet", fr: "not found yet" } });
     expect((await labelHistory(db, A, { environment: "production" })).rows.map((row) => row.orderName)).toEqual(["#3"]);
     const dated = await labelHistory(db, A, { from: new Date(Date.UTC(2026, 10, 2)), to: new Date(Date.UTC(2026, 10, 3)) });
     expect(dated.rows.map((row) => row.orderName)).toEqual(["#1"]);

@@ -2,6 +2,7 @@
  * Label history: the shop's local labels and purchase attempts, filterable, and a comparison with what the label
  * service lists, flagging remote labels this shop's database does not know (a bought label nobody recorded).
  */
+import { readNote, type BilingualText } from "./notes";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { LabelEnvironment } from "./accounts.server";
 
@@ -28,7 +29,8 @@ export interface HistoryRow {
   trackingUrl: string | null;
   labelUrl: string | null;
   carrier: string | null;
-  error: string | null;
+  /** Why it failed or waits, in English and French. */
+  error: BilingualText | null;
   createdAt: string;
 }
 
@@ -44,16 +46,6 @@ function attemptStatus(status: string): HistoryStatus {
   if (status === "NEEDS_REVIEW") return "needs_review";
   if (status === "REJECTED") return "rejected";
   return "pending";
-}
-
-function errorMessage(errorJson: string | null): string | null {
-  if (!errorJson) return null;
-  try {
-    const parsed = JSON.parse(errorJson) as { message?: unknown };
-    return typeof parsed.message === "string" ? parsed.message : null;
-  } catch {
-    return null;
-  }
 }
 
 export async function labelHistory(db: PrismaClient, shop: string, filters: HistoryFilters = {}, page = 1) {
@@ -100,7 +92,7 @@ export async function labelHistory(db: PrismaClient, shop: string, filters: Hist
       trackingUrl: label.trackingUrl || null,
       labelUrl: label.labelUrl || null,
       carrier: label.carrierName,
-      error: label.fulfillmentError,
+      error: readNote(label.fulfillmentError),
       createdAt: label.createdAt.toISOString(),
     })),
     ...attempts.map((attempt) => ({
@@ -115,7 +107,7 @@ export async function labelHistory(db: PrismaClient, shop: string, filters: Hist
       trackingUrl: null,
       labelUrl: null,
       carrier: null,
-      error: errorMessage(attempt.errorJson),
+      error: readNote(attempt.errorJson),
       createdAt: attempt.createdAt.toISOString(),
     })),
   ].sort((a, b) => b.createdAt.localeCompare(a.createdAt));

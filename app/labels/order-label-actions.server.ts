@@ -49,7 +49,7 @@ export async function handleOrderLabelAction(
     return result.status === "created"
       ? { tone: "success", notice: { key: "order.fulfillment.created" } }
       : result.status === "failed"
-        ? { tone: "critical", notice: { key: "order.fulfillment.failed", values: { message: result.message } } }
+        ? { tone: "critical", notice: { key: "order.fulfillment.failed", values: { message: readableError(result, context.locale) } } }
         : { tone: "info", notice: { key: "order.inProgress" } };
   }
   if (action.intent === "releaseAttempt") {

@@ -287,7 +287,7 @@ describe("shops sharing one label-service account", () => {
     });
     const result = await reconcileAttempt({ db, service }, OTHER, twin.id);
     if (result.status !== "needs_review") throw new Error(JSON.stringify(result));
-    expect(result.attempt.errorJson).toContain("another shop");
+    expect(JSON.parse(result.attempt.errorJson ?? "{}")).toMatchObject({ message: expect.stringContaining("another shop"), messageFr: expect.stringContaining("autre boutique") });
     expect(await db.label.count()).toBe(1);
   });
 });

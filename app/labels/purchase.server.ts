@@ -29,6 +29,8 @@ export type GenerateOutcome =
 
 export interface OutcomeError {
   message: string;
+  /** The same in French, when known (stored with the attempt for the merchant's language). */
+  messageFr?: string;
   httpStatus?: number;
   kind?: string;
   body?: string;
@@ -51,6 +53,17 @@ export const RECONCILE_BACKOFF_MS = [0, 5_000, 30_000, 120_000, 600_000, 1_800_0
  * it is reconciled like an UNKNOWN one. Well above the generate_label timeout (60 s by default).
  */
 export const STALE_PENDING_MS = 10 * 60_000;
+
+/** A note stored with an attempt (errorJson), in English and French. */
+interface Note {
+  message: string;
+  messageFr: string;
+}
+
+const STALE_NOTE: Note = {
+  message: "the app stopped before the label service's answer was recorded",
+  messageFr: "l'application s'est arrêtée avant d'enregistrer la réponse du service d'étiquettes",
+};
 
 export interface PurchaseInput {
   shop: string;
@@ -170,7 +183,8 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
     outcome = await deps.service.generateLabel(request);
   } catch (error) {
     // The client classifies outcomes itself; anything thrown here happened at an unknown point: reconcile.
-    outcome = { status: "unknown", error: { message: error instanceof Error ? error.message : String(error) } };
+    const message = error instanceof Error ? error.message : String(error);
+    outcome = { status: "unknown", error: { message, messageFr: `Réponse inconnue du service d'étiquettes : ${message}` } };
   }
 
   if (outcome.status === "created") {
@@ -184,8 +198,10 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
       return { status: "created", label };
     } catch (error) {
       // Charged, but storing the label failed: keep the slot and let reconciliation find the label by reference.
+      const cause = error instanceof Error ? error.message : String(error);
       const error_ = {
-        message: `the label ${outcome.label.id} (tracking ${outcome.label.reference}) was bought but could not be stored: ${error instanceof Error ? error.message : String(error)}`,
+        message: `the label ${outcome.label.id} (tracking ${outcome.label.reference}) was bought but could not be stored: ${cause}`,
+        messageFr: `l'étiquette ${outcome.label.id} (suivi ${outcome.label.reference}) a été achetée mais n'a pas pu être enregistrée : ${cause}`,
       };
       const unknown = await db.purchaseAttempt.update({
         where: { id: attempt.id },
@@ -262,11 +278,13 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   if (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW" && !stalePending) return { status: "not_reconcilable", attempt };
 
   let found: RemoteLabel | null = null;
-  let lookupError: string | undefined;
+  let lookupError: Note | undefined;
   try {
     found = await deps.service.findLabelByReference(attempt.customReference);
   } catch (error) {
-    lookupError = error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
+    const messageFr = (error as { messageFr?: unknown }).messageFr;
+    lookupError = { message, messageFr: typeof messageFr === "string" ? messageFr : `recherche impossible : ${message}` };
   }
 
   const ambiguity = found?.id ? await adoptionConflict(db, attempt, found.id) : undefined;
@@ -277,21 +295,25 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
 
   const tries = attempt.reconcileCount + 1;
   const nextDelay = RECONCILE_BACKOFF_MS[tries];
-  const note =
+  const note: Note =
     ambiguity ??
     (found
-      ? "the service lists this reference but without a label id or tracking number"
-      : (lookupError ?? "no label with this reference in the service's list yet"));
+      ? {
+          message: "the service lists this reference but without a label id or tracking number",
+          messageFr: "le service liste cette référence, mais sans identifiant d'étiquette ni numéro de suivi",
+        }
+      : (lookupError ?? { message: "no label with this reference in the service's list yet", messageFr: "aucune étiquette avec cette référence dans la liste du service pour l'instant" }));
   if (nextDelay === undefined || found) {
     const review = await db.purchaseAttempt.update({
       where: { id: attempt.id },
-      data: { status: "NEEDS_REVIEW", reconcileCount: tries, nextReconcileAt: null, errorJson: JSON.stringify({ message: note }) },
+      data: { status: "NEEDS_REVIEW", reconcileCount: tries, nextReconcileAt: null, errorJson: JSON.stringify(note) },
     });
     return { status: "needs_review", attempt: review };
   }
-  const pendingNote = [stalePending ? "the app stopped before the label service's answer was recorded" : undefined, lookupError]
-    .filter(Boolean)
-    .join("; ");
+  const notes = [stalePending ? STALE_NOTE : undefined, lookupError].filter((item): item is Note => item !== undefined);
+  const pendingNote: Note | undefined = notes.length
+    ? { message: notes.map((item) => item.message).join("; "), messageFr: notes.map((item) => item.messageFr).join(" ; ") }
+    : undefined;
   const pending = await db.purchaseAttempt.update({
     where: { id: attempt.id },
     // A stale PENDING attempt becomes UNKNOWN here, so the background reconciler follows the backoff from now on.
@@ -299,7 +321,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
       status: "UNKNOWN",
       reconcileCount: tries,
       nextReconcileAt: new Date(now().getTime() + nextDelay),
-      ...(pendingNote ? { errorJson: JSON.stringify({ message: pendingNote }) } : {}),
+      ...(pendingNote ? { errorJson: JSON.stringify(pendingNote) } : {}),
     },
   });
   return { status: "pending", attempt: pending };
@@ -309,12 +331,18 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
  * Why a label found by reference must not be adopted automatically: it is stored already (for another attempt),
  * or another shop on the same label-service account used the same reference, so it may be theirs.
  */
-async function adoptionConflict(db: PrismaClient, attempt: PurchaseAttempt, serviceLabelId: string): Promise<string | undefined> {
+async function adoptionConflict(db: PrismaClient, attempt: PurchaseAttempt, serviceLabelId: string): Promise<Note | undefined> {
   const stored = await db.label.findFirst({ where: { serviceLabelId, environment: attempt.environment }, select: { orderName: true, shop: true } });
   if (stored) {
     return stored.shop === attempt.shop
-      ? `the label found with this reference (${serviceLabelId}) is already stored for order ${stored.orderName}`
-      : `the label found with this reference (${serviceLabelId}) already belongs to another shop`;
+      ? {
+          message: `the label found with this reference (${serviceLabelId}) is already stored for order ${stored.orderName}`,
+          messageFr: `l'étiquette trouvée avec cette référence (${serviceLabelId}) est déjà enregistrée pour la commande ${stored.orderName}`,
+        }
+      : {
+          message: `the label found with this reference (${serviceLabelId}) already belongs to another shop`,
+          messageFr: `l'étiquette trouvée avec cette référence (${serviceLabelId}) appartient déjà à une autre boutique`,
+        };
   }
   const sharing = await shopsSharingAccount(db, attempt.shop, attempt.environment);
   if (sharing.length === 0) return undefined;
@@ -322,7 +350,12 @@ async function adoptionConflict(db: PrismaClient, attempt: PurchaseAttempt, serv
     where: { customReference: attempt.customReference, environment: attempt.environment, shop: { in: sharing } },
     select: { id: true },
   });
-  return twin ? "another shop using the same label-service account used this reference, so the label found may be theirs" : undefined;
+  return twin
+    ? {
+        message: "another shop using the same label-service account used this reference, so the label found may be theirs",
+        messageFr: "une autre boutique utilisant le même compte du service d'étiquettes a utilisé cette référence : l'étiquette trouvée est peut-être la sienne",
+      }
+    : undefined;
 }
 
 /** Attempts whose next reconciliation try is due, across shops (for the background reconciler). */

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link as RemixLink, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, Card, IndexTable, InlineStack, Link, Page, Select, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
+import { useContext, useState } from "react";
 import { z } from "zod";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import type { MessageKey } from "../i18n/messages";
-import { useT } from "../i18n/translate";
+import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
 import { compareWithService, labelHistory } from "../labels/history.server";
 import { getEnvironment } from "../settings/environment.server";
@@ -74,6 +74,7 @@ export default function LabelHistory() {
   const comparison = useActionData<typeof action>();
   const navigation = useNavigation();
   const t = useT();
+  const locale = useContext(LocaleContext);
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const [status, setStatus] = useState(filters.status ?? "");
@@ -175,7 +176,7 @@ export default function LabelHistory() {
                         {t("history.openLabel")}
                       </Link>
                     ) : (
-                      (row.error ?? "")
+                      (row.error?.[locale] ?? "")
                     )}
                   </IndexTable.Cell>
                 </IndexTable.Row>

@@ -26,6 +26,7 @@ import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
 import { handleOrderLabelAction } from "../labels/order-label-actions.server";
+import { readNote } from "../labels/notes";
 import { isEditableProblem, loadOrderLabel } from "../labels/order-label.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
 
@@ -72,7 +73,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       carrier: `${label.carrierName} ${label.carrierServiceName}`,
       environment: label.environment,
       fulfillmentStatus: label.fulfillmentStatus,
-      fulfillmentError: label.fulfillmentError,
+      fulfillmentError: readNote(label.fulfillmentError),
       createdAt: label.createdAt.toISOString(),
     })),
     attempts: view.attempts
@@ -287,7 +288,7 @@ export default function OrderLabel() {
                 {label.fulfillmentStatus === "FAILED" ? (
                   <Banner tone="critical">
                     <BlockStack gap="200">
-                      <Text as="p">{t("order.fulfillment.failed", { message: label.fulfillmentError ?? "" })}</Text>
+                      <Text as="p">{t("order.fulfillment.failed", { message: label.fulfillmentError?.[locale] ?? "" })}</Text>
                       <Form method="post">
                         <input type="hidden" name="intent" value="retryFulfillment" />
                         <input type="hidden" name="labelId" value={label.id} />

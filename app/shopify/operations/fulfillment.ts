@@ -156,7 +156,8 @@ const metafieldsSchema = z.object({
 export const LABEL_METAFIELD = { namespace: "$app", key: "etiquette_label" } as const;
 
 /** Writes the small label summary (JSON metafield) on the order, in the app's reserved namespace. */
-export async function setOrderLabelMetafield(admin: AdminGraphqlClient, orderId: string, summary: Record<string, string>): Promise<void> {
+/** Writes the app's label summary (any JSON document) on the order. */
+export async function setOrderLabelMetafield(admin: AdminGraphqlClient, orderId: string, summary: unknown): Promise<void> {
   const data = await runAdmin(
     admin,
     "OrderLabelMetafieldSet",
