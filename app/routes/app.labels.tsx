@@ -40,16 +40,28 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** "Compare with the label service": the remote list (bounded), each label flagged known or unknown here. */
+/** Remote pages compared per click; "next pages" continues from where the last comparison stopped. */
+const COMPARE_PAGES = 10;
+const compareForm = z.object({ fromPage: z.coerce.number().int().min(1).max(100_000).catch(1) });
+
 export async function action({ request }: ActionFunctionArgs) {
   const { shop } = await requireAdmin(request);
   const { environment } = await getEnvironment(db, shop);
+  const { fromPage } = compareForm.parse(Object.fromEntries(await request.formData()));
   try {
     const client = await labelServiceClientFor(shop, environment);
     const pages = (async function* () {
-      for await (const page of client.labelPages({ maxPages: 10 })) yield page.labels;
+      for await (const page of client.labelPages({ startPage: fromPage, maxPages: COMPARE_PAGES })) yield page.labels;
     })();
-    const compared = await compareWithService(db, shop, environment, pages, 10);
-    return { ok: true as const, environment, ...compared };
+    const compared = await compareWithService(db, shop, environment, pages, COMPARE_PAGES);
+    return {
+      ok: true as const,
+      environment,
+      ...compared,
+      fromPage,
+      toPage: fromPage + compared.pagesRead - 1,
+      nextPage: compared.truncated ? fromPage + compared.pagesRead : null,
+    };
   } catch (error) {
     if (error instanceof LabelServiceUnavailableError) return { ok: false as const, environment, reason: "noAccount" as const };
     return { ok: false as const, environment, reason: "failed" as const, message: error instanceof Error ? error.message : String(error) };
@@ -219,7 +231,19 @@ export default function LabelHistory() {
                       <Text as="span">{[label.reference, label.custom_reference, label.carrier_name, label.created_at].filter(Boolean).join(" · ")}</Text>
                     </InlineStack>
                   ))}
-                  {comparison.truncated ? <Text as="p" tone="subdued">{t("history.compare.truncated", { pages: comparison.pagesRead })}</Text> : null}
+                  {comparison.nextPage ? (
+                    <InlineStack gap="200" blockAlign="center">
+                      <Text as="p" tone="subdued">
+                        {t("history.compare.truncated", { from: String(comparison.fromPage), to: String(comparison.toPage) })}
+                      </Text>
+                      <Form method="post">
+                        <input type="hidden" name="fromPage" value={comparison.nextPage} />
+                        <Button submit loading={navigation.state === "submitting"}>
+                          {t("history.compare.next")}
+                        </Button>
+                      </Form>
+                    </InlineStack>
+                  ) : null}
                 </BlockStack>
               )
             ) : null}

@@ -19,6 +19,8 @@ import type { PrismaClient } from "../../app/generated/prisma/client";
 import { appTestEnv } from "../helpers/app-env";
 import { createTestDatabaseUrl } from "../helpers/test-db";
 import { realAdminFor } from "../helpers/real-admin";
+import { guideExampleLabelRequest } from "../../app/label-service/__fixtures__/example-request";
+import { createLabelServiceClient } from "../../app/label-service";
 
 const OTHER_SHOP = "other-shop.myshopify.com";
 const OTHER_TOKEN = "shpat_other_shop";
@@ -54,7 +56,7 @@ function twoShopSeed(): Seed {
 }
 
 beforeAll(async () => {
-  [emulator, sandbox] = await Promise.all([startTestEmulator({ seed: twoShopSeed() }), startLabelSandbox({ port: 0 })]);
+  [emulator, sandbox] = await Promise.all([startTestEmulator({ seed: twoShopSeed() }), startLabelSandbox({ port: 0, pageSize: 1 })]);
   Object.assign(process.env, appTestEnv(database.url), { LABEL_SERVICE_STAGING_URL: sandbox.url });
   db = (await import("../../app/db.server")).default;
   admins = {
@@ -365,3 +367,23 @@ describe("label history route", () => {
     expect(compared.labels).toMatchObject([{ knownLocally: true, orderName: "#1035" }]);
   });
 });
+
+describe("comparing with the service, page after page", () => {
+  it("compares ten pages per click and continues from where it stopped", async () => {
+    await saveSandboxAccount();
+    // Eleven labels bought on the account outside this app (the sandbox lists one per page in this file).
+    const outside = createLabelServiceClient({ shop: "outside", environment: "staging", account: { baseUrl: sandbox.url, ...DEMO_ACCOUNT } });
+    for (let n = 1; n <= 11; n += 1) {
+      const bought = await outside.generateLabel({ ...guideExampleLabelRequest(), custom_reference: `19990101-${String(n).padStart(3, "0")}` });
+      if (bought.status !== "created") throw new Error(JSON.stringify(bought));
+    }
+    const first = (await post(routes.labels, "/app/labels", {})) as { labels: { knownLocally: boolean }[]; fromPage: number; toPage: number; nextPage: number | null };
+    expect(first).toMatchObject({ fromPage: 1, toPage: 10, nextPage: 11 });
+    expect(first.labels).toHaveLength(10);
+    expect(first.labels.every((label) => !label.knownLocally)).toBe(true);
+    const next = (await post(routes.labels, "/app/labels", { fromPage: String(first.nextPage) })) as typeof first;
+    expect(next).toMatchObject({ fromPage: 11, toPage: 11, nextPage: null });
+    expect(next.labels).toHaveLength(1);
+  });
+});
+
