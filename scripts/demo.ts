@@ -90,7 +90,11 @@ const app: ChildProcess = spawn(
     },
   },
 );
-app.stdout?.on("data", (chunk: Buffer) => process.stdout.write(`[app] ${chunk}`));
+// Vite's own "Local:" line would be a second URL to open (without /app); the demo prints the one to use.
+app.stdout?.on("data", (chunk: Buffer) => {
+  const lines = chunk.toString().split("\n").filter((line) => line.trim() !== "" && !/(Local|Network):\s+http/.test(line));
+  if (lines.length > 0) process.stdout.write(lines.map((line) => `[app] ${line}\n`).join(""));
+});
 app.stderr?.on("data", (chunk: Buffer) => process.stderr.write(`[app] ${chunk}`));
 
 let stopping = false;
@@ -130,9 +134,15 @@ for (;;) {
   try {
     const response = await fetch(`${appUrl}/app`, { signal: AbortSignal.timeout(60_000) });
     if (response.ok) break;
-    if (Date.now() > deadline) fail(`the app answered ${response.status} on /app`);
+    if (Date.now() > deadline) {
+      console.error(`demo: the app answered ${response.status} on /app`);
+      await stop(1);
+    }
   } catch {
-    if (Date.now() > deadline) fail("the app did not start within 3 minutes");
+    if (Date.now() > deadline) {
+      console.error("demo: the app did not start within 3 minutes");
+      await stop(1);
+    }
   }
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
