@@ -120,6 +120,8 @@ export interface LabelServiceClient {
   allLabels(params?: { startPage?: number; maxPages?: number }): AsyncGenerator<RemoteLabelItem, void, undefined>;
   /** Scans pages from the first (newest) and stops at the first match; null when absent from the first `maxPages` pages. */
   findLabelByReference(customReference: string, params?: { maxPages?: number }): Promise<RemoteLabelItem | null>;
+  /** The same scan by the service's label id (for a merchant attaching a label found in the service's list). */
+  findLabelById(id: string, params?: { maxPages?: number }): Promise<RemoteLabelItem | null>;
   carrierServices(country: string): Promise<CarrierService[]>;
   /** Fresh authentication with the saved credentials, for the Settings page. */
   testConnection(): Promise<ConnectionTestResult>;
@@ -425,16 +427,23 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     for await (const page of labelPages(params)) yield* page.labels;
   }
 
-  async function findLabelByReference(customReference: string, params: { maxPages?: number } = {}): Promise<RemoteLabelItem | null> {
-    const maxPages = params.maxPages ?? options.findMaxPages;
+  async function findLabel(matches: (label: RemoteLabelItem) => boolean, what: Record<string, string>, maxPages: number): Promise<RemoteLabelItem | null> {
     let pages = 0;
     for await (const page of labelPages({ maxPages })) {
       pages += 1;
-      const match = page.labels.find((label) => label.custom_reference === customReference);
+      const match = page.labels.find(matches);
       if (match) return match;
     }
-    log("info", "label-service reference not found", { customReference, pagesRead: pages, maxPages });
+    log("info", "label-service label not found", { ...what, pagesRead: pages, maxPages });
     return null;
+  }
+
+  function findLabelByReference(customReference: string, params: { maxPages?: number } = {}): Promise<RemoteLabelItem | null> {
+    return findLabel((label) => label.custom_reference === customReference, { customReference }, params.maxPages ?? options.findMaxPages);
+  }
+
+  function findLabelById(id: string, params: { maxPages?: number } = {}): Promise<RemoteLabelItem | null> {
+    return findLabel((label) => label.id === id, { labelId: id }, params.maxPages ?? options.findMaxPages);
   }
 
   async function carrierServices(country: string): Promise<CarrierService[]> {
@@ -514,6 +523,7 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     labelPages,
     allLabels,
     findLabelByReference,
+    findLabelById,
     carrierServices,
     async testConnection() {
       try {

@@ -10,7 +10,7 @@ import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { getEnvironment } from "../settings/environment.server";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "./gateway.server";
 import type { LabelServicePort } from "./purchase.server";
-import { createLabelForOrder, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
+import { attachNow, createLabelForOrder, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
 
 /** The service's refusal in the merchant's language (the client gives English and French). */
 function readableError(error: { message: string; messageFr?: string }, locale: "en" | "fr" = "en"): string {
@@ -30,6 +30,7 @@ const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("retryFulfillment"), labelId: z.string().min(1) }),
   z.object({ intent: z.literal("checkAttempt"), attemptId: z.string().min(1) }),
   z.object({ intent: z.literal("releaseAttempt"), attemptId: z.string().min(1) }),
+  z.object({ intent: z.literal("attachLabel"), attemptId: z.string().min(1), serviceLabelId: z.string().trim().min(1).max(200) }),
 ]);
 
 export async function handleOrderLabelAction(
@@ -59,6 +60,11 @@ export async function handleOrderLabelAction(
     return { tone: "info" };
   }
 
+  // Attempts of this shop and order only, checked before anything else (a guessed id finds nothing).
+  const attemptId = action.intent === "checkAttempt" || action.intent === "attachLabel" ? action.attemptId : undefined;
+  const attempt = attemptId ? await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop, orderId: orderGid(context.orderId) } }) : null;
+  if (attemptId && !attempt) throw new Response("Not found", { status: 404 });
+
   const { environment } = await getEnvironment(db, shop);
   let service = context.service;
   if (!service) {
@@ -73,12 +79,19 @@ export async function handleOrderLabelAction(
   }
 
   if (action.intent === "checkAttempt") {
-    const attempt = await db.purchaseAttempt.findFirst({ where: { id: action.attemptId, shop, orderId: orderGid(context.orderId) } });
     if (!attempt) throw new Response("Not found", { status: 404 });
     const { result } = await reconcileNow({ db, admin, service }, shop, attempt.id);
     return result.status === "created"
       ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
       : { tone: "warning", notice: { key: result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending", values: { reference: attempt.customReference } } };
+  }
+
+  if (action.intent === "attachLabel") {
+    if (!attempt) throw new Response("Not found", { status: 404 });
+    const { result } = await attachNow({ db, admin, service }, shop, attempt.id, action.serviceLabelId);
+    return result.status === "created"
+      ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
+      : { tone: "critical", notice: { key: "order.attach.refused", values: { message: readableError({ message: result.reason.message, messageFr: result.reason.messageFr }, context.locale) } } };
   }
 
   const overrides = overridesFromForm(fields);

@@ -12,7 +12,7 @@ import { getEnvironment } from "../settings/environment.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import type { LabelEnvironment } from "./environments";
 import { pushLabelToShopify, type FulfillResult } from "./fulfill.server";
-import { nextLabelIndex, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, slotHolder, type LabelServicePort, type PurchaseResult } from "./purchase.server";
+import { attachLabelById, nextLabelIndex, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, slotHolder, type LabelServicePort, type PurchaseResult } from "./purchase.server";
 
 /** A placeholder reference for previews; the real one is allocated at purchase time. */
 export const PREVIEW_REFERENCE = "00000000-000";
@@ -344,6 +344,20 @@ export async function retryFulfillment(deps: { db: PrismaClient; admin: AdminGra
 /** "Check again" on an attempt whose outcome is unknown or needs review. */
 export async function reconcileNow(deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort }, shop: string, attemptId: string) {
   const result = await reconcileAttempt({ db: deps.db, service: deps.service }, shop, attemptId);
+  if (result.status === "created") {
+    return { result, fulfillment: await retryFulfillment(deps, shop, result.label.id) };
+  }
+  return { result };
+}
+
+/** "Attach this label": store the label the merchant found in the service's list for an unresolved attempt. */
+export async function attachNow(
+  deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort },
+  shop: string,
+  attemptId: string,
+  serviceLabelId: string,
+) {
+  const result = await attachLabelById({ db: deps.db, service: deps.service }, shop, attemptId, serviceLabelId);
   if (result.status === "created") {
     return { result, fulfillment: await retryFulfillment(deps, shop, result.label.id) };
   }

@@ -9,6 +9,7 @@ import {
   reconcileAttempt,
   releaseReviewedAttempt,
   dueReconciliations,
+  attachLabelById,
   STALE_PENDING_MS,
   type GenerateOutcome,
   type LabelServicePort,
@@ -289,5 +290,50 @@ describe("shops sharing one label-service account", () => {
     if (result.status !== "needs_review") throw new Error(JSON.stringify(result));
     expect(JSON.parse(result.attempt.errorJson ?? "{}")).toMatchObject({ message: expect.stringContaining("another shop"), messageFr: expect.stringContaining("autre boutique") });
     expect(await db.label.count()).toBe(1);
+  });
+});
+
+describe("attaching a label found in the service's list", () => {
+  async function reviewAttempt(service: ReturnType<typeof fakeService>) {
+    const first = await purchaseLabel({ db, service }, input);
+    if (first.status !== "unknown") throw new Error("expected unknown");
+    return db.purchaseAttempt.update({ where: { id: first.attempt.id }, data: { status: "NEEDS_REVIEW", nextReconcileAt: null } });
+  }
+  function listing(labels: RemoteLabel[]) {
+    return { findLabelById: async (id: string) => labels.find((label) => label.id === id) ?? null };
+  }
+
+  it("stores the label by its id, without buying, when the service lists it without a reference", async () => {
+    const service = Object.assign(fakeService([{ status: "unknown", error: { message: "timeout" } }]), listing([{ id: "R9", reference: "6A123" }]));
+    const attempt = await reviewAttempt(service);
+    const result = await attachLabelById({ db, service }, SHOP, attempt.id, " R9 ");
+    if (result.status !== "created") throw new Error(JSON.stringify(result));
+    expect(result.label).toMatchObject({ serviceLabelId: "R9", trackingNumber: "6A123", customReference: attempt.customReference });
+    expect(service.calls).toHaveLength(1);
+    expect((await purchaseLabel({ db, service }, input)).status).toBe("already_labelled");
+  });
+
+  it("refuses an unknown id, another purchase's label, a label stored already, and a settled attempt", async () => {
+    const service = Object.assign(
+      fakeService([{ status: "unknown", error: { message: "timeout" } }]),
+      listing([
+        { id: "R1", reference: "6A1", custom_reference: "20000101-001" },
+        { id: "L1", reference: "6A2" },
+        { id: "R3", reference: "6A3" },
+      ]),
+    );
+    const attempt = await reviewAttempt(service);
+    const other = await purchaseLabel({ db, service }, { ...input, orderId: "gid://shopify/Order/77", orderName: "#77" });
+    if (other.status !== "created") throw new Error("expected the other order's label");
+    const reason = async (id: string) => {
+      const result = await attachLabelById({ db, service }, SHOP, attempt.id, id);
+      return result.status === "refused" ? result.reason : result.status;
+    };
+    expect(await reason("NOPE")).toMatchObject({ message: expect.stringContaining("does not list"), messageFr: expect.stringContaining("aucune étiquette") });
+    expect(await reason("R1")).toMatchObject({ message: expect.stringContaining("20000101-001") });
+    expect(await reason("L1")).toMatchObject({ message: expect.stringContaining("already stored for order #77") });
+    expect(await reason("R3")).toBe("created");
+    expect(await reason("R3")).toMatchObject({ message: expect.stringContaining("not waiting for review") });
+    await expect(attachLabelById({ db, service }, "other.myshopify.com", attempt.id, "R3")).rejects.toThrow(/no purchase attempt/);
   });
 });

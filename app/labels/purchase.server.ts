@@ -20,6 +20,8 @@ import { allocateCustomReference } from "./references.server";
 export interface LabelServicePort {
   generateLabel(request: LabelRequest): Promise<GenerateOutcome>;
   findLabelByReference(customReference: string): Promise<RemoteLabel | null>;
+  /** Optional: lets the merchant attach a label found in the service's list by its id. */
+  findLabelById?(id: string): Promise<RemoteLabel | null>;
 }
 
 export type GenerateOutcome =
@@ -327,23 +329,28 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   return { status: "pending", attempt: pending };
 }
 
+/** A label already stored here (for another attempt of this shop, or for another shop) is never adopted again. */
+async function storedConflict(db: PrismaClient, attempt: PurchaseAttempt, serviceLabelId: string): Promise<Note | undefined> {
+  const stored = await db.label.findFirst({ where: { serviceLabelId, environment: attempt.environment }, select: { orderName: true, shop: true } });
+  if (!stored) return undefined;
+  return stored.shop === attempt.shop
+    ? {
+        message: `the label ${serviceLabelId} is already stored for order ${stored.orderName}`,
+        messageFr: `l'étiquette ${serviceLabelId} est déjà enregistrée pour la commande ${stored.orderName}`,
+      }
+    : {
+        message: `the label ${serviceLabelId} already belongs to another shop`,
+        messageFr: `l'étiquette ${serviceLabelId} appartient déjà à une autre boutique`,
+      };
+}
+
 /**
  * Why a label found by reference must not be adopted automatically: it is stored already (for another attempt),
  * or another shop on the same label-service account used the same reference, so it may be theirs.
  */
 async function adoptionConflict(db: PrismaClient, attempt: PurchaseAttempt, serviceLabelId: string): Promise<Note | undefined> {
-  const stored = await db.label.findFirst({ where: { serviceLabelId, environment: attempt.environment }, select: { orderName: true, shop: true } });
-  if (stored) {
-    return stored.shop === attempt.shop
-      ? {
-          message: `the label found with this reference (${serviceLabelId}) is already stored for order ${stored.orderName}`,
-          messageFr: `l'étiquette trouvée avec cette référence (${serviceLabelId}) est déjà enregistrée pour la commande ${stored.orderName}`,
-        }
-      : {
-          message: `the label found with this reference (${serviceLabelId}) already belongs to another shop`,
-          messageFr: `l'étiquette trouvée avec cette référence (${serviceLabelId}) appartient déjà à une autre boutique`,
-        };
-  }
+  const stored = await storedConflict(db, attempt, serviceLabelId);
+  if (stored) return stored;
   const sharing = await shopsSharingAccount(db, attempt.shop, attempt.environment);
   if (sharing.length === 0) return undefined;
   const twin = await db.purchaseAttempt.findFirst({
@@ -356,6 +363,47 @@ async function adoptionConflict(db: PrismaClient, attempt: PurchaseAttempt, serv
         messageFr: "une autre boutique utilisant le même compte du service d'étiquettes a utilisé cette référence : l'étiquette trouvée est peut-être la sienne",
       }
     : undefined;
+}
+
+export type AttachResult = { status: "created"; label: Label } | { status: "refused"; reason: Note };
+
+/**
+ * The merchant found the label of an unresolved attempt in the service's list (its reference may be missing there)
+ * and gives its id: it is stored for the attempt, without buying anything. Refused when the label is unknown to the
+ * service, carries another attempt's reference, or is already stored here.
+ */
+export async function attachLabelById(deps: PurchaseDeps, shop: string, attemptId: string, serviceLabelId: string): Promise<AttachResult> {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const id = serviceLabelId.trim();
+  const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
+  if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
+  const stale = attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now().getTime() - STALE_PENDING_MS;
+  const refuse = (message: string, messageFr: string): AttachResult => ({ status: "refused", reason: { message, messageFr } });
+  if (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW" && !stale) {
+    return refuse("this purchase is not waiting for review any more; reload the page", "cet achat n'est plus en attente de vérification ; rechargez la page");
+  }
+  if (!deps.service.findLabelById) return refuse("this label service cannot look labels up by id", "ce service d'étiquettes ne permet pas de chercher une étiquette par identifiant");
+  const remote = await deps.service.findLabelById(id);
+  if (!remote) {
+    return refuse(
+      `the label service does not list a label with id ${id} (recent pages searched); check the id`,
+      `le service d'étiquettes ne liste aucune étiquette d'identifiant ${id} (pages récentes parcourues) ; vérifiez l'identifiant`,
+    );
+  }
+  if (remote.custom_reference && remote.custom_reference !== attempt.customReference) {
+    return refuse(
+      `the label ${id} carries the reference ${remote.custom_reference}, not ${attempt.customReference}: it belongs to another purchase`,
+      `l'étiquette ${id} porte la référence ${remote.custom_reference}, pas ${attempt.customReference} : elle appartient à un autre achat`,
+    );
+  }
+  const conflict = await storedConflict(db, attempt, id);
+  if (conflict) return { status: "refused", reason: conflict };
+  if (!remote.reference) {
+    return refuse(`the service lists the label ${id} without a tracking number`, `le service liste l'étiquette ${id} sans numéro de suivi`);
+  }
+  const label = await adoptLabel(db, attempt, { ...remote, id, reference: remote.reference });
+  return { status: "created", label };
 }
 
 /** Attempts whose next reconciliation try is due, across shops (for the background reconciler). */

@@ -228,7 +228,7 @@ export default function LabelHistory() {
                             ? t("history.compare.unknownLead", { order: label.orderName })
                             : t("history.compare.unknown")}
                       </Badge>
-                      <Text as="span">{[label.reference, label.custom_reference, label.carrier_name, label.created_at].filter(Boolean).join(" · ")}</Text>
+                      <Text as="span">{[label.id, label.reference, label.custom_reference, label.carrier_name, label.created_at].filter(Boolean).join(" · ")}</Text>
                     </InlineStack>
                   ))}
                   {comparison.nextPage ? (

@@ -331,6 +331,23 @@ export default function OrderLabel() {
                     </Form>
                   ) : null}
                 </InlineStack>
+                {attempt.status === "NEEDS_REVIEW" ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="attachLabel" />
+                    <input type="hidden" name="attemptId" value={attempt.id} />
+                    <BlockStack gap="200">
+                      <EditableField name="serviceLabelId" label={t("order.attach.label")} initial="" />
+                      <Text as="p" tone="subdued">
+                        {t("order.attach.help")}
+                      </Text>
+                      <InlineStack>
+                        <Button submit loading={busy}>
+                          {t("order.attach.action")}
+                        </Button>
+                      </InlineStack>
+                    </BlockStack>
+                  </Form>
+                ) : null}
               </BlockStack>
             </Banner>
           </Layout.Section>

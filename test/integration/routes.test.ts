@@ -387,3 +387,46 @@ describe("comparing with the service, page after page", () => {
   });
 });
 
+describe("needs review: attaching the label found at the service", () => {
+  it("records the label by its id and fulfils the order, without buying again", async () => {
+    await saveSandboxAccount();
+    // The purchase's answer was lost and the service's list did not show its reference: the attempt awaits review.
+    const reference = "20261123-901";
+    const attempt = await db.purchaseAttempt.create({
+      data: {
+        shop: DEMO_SHOP,
+        orderId: `gid://shopify/Order/${SWISS_ORDER}`,
+        orderName: "#1035",
+        environment: "staging",
+        customReference: reference,
+        orderSlot: `${DEMO_SHOP}|gid://shopify/Order/${SWISS_ORDER}|1`,
+        status: "NEEDS_REVIEW",
+        requestJson: JSON.stringify({ ...guideExampleLabelRequest(), custom_reference: reference }),
+      },
+    });
+    const outside = createLabelServiceClient({ shop: "outside", environment: "staging", account: { baseUrl: sandbox.url, ...DEMO_ACCOUNT } });
+    const bought = await outside.generateLabel({ ...guideExampleLabelRequest(), custom_reference: reference });
+    if (bought.status !== "created") throw new Error(JSON.stringify(bought));
+
+    const page = (await get(routes.order, orderPath, orderParams)) as { attempts: { id: string; status: string }[] };
+    expect(page.attempts).toMatchObject([{ id: attempt.id, status: "NEEDS_REVIEW" }]);
+
+    expect(await post(routes.order, orderPath, { intent: "attachLabel", attemptId: attempt.id, serviceLabelId: "no-such-label" }, orderParams, "fr")).toMatchObject({
+      tone: "critical",
+      notice: { key: "order.attach.refused", values: { message: expect.stringContaining("aucune étiquette") } },
+    });
+    expect(await post(routes.order, orderPath, { intent: "attachLabel", attemptId: attempt.id, serviceLabelId: bought.label.id }, orderParams)).toMatchObject({
+      tone: "success",
+      notice: { key: "order.created", values: { tracking: bought.label.reference } },
+    });
+    const order = (await emulator.inspect("/__admin/orders/1035")).body as { fulfillments: unknown[] };
+    expect(order.fulfillments).toHaveLength(1);
+    expect(JSON.stringify(order.fulfillments[0])).toContain(bought.label.reference);
+    const sandboxLabels = (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number };
+    expect(sandboxLabels.count).toBe(1);
+
+    actAs(OTHER_SHOP);
+    expect(await responseStatus(post(routes.order, orderPath, { intent: "attachLabel", attemptId: attempt.id, serviceLabelId: bought.label.id }, orderParams))).toBe(404);
+  });
+});
+
