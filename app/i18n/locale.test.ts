@@ -34,10 +34,10 @@ describe("localeFromRequest", () => {
     expect(localeFromRequest(request("/app"))).toBe("en");
   });
 
-  it("ignores unsupported values at every step", () => {
+  it("ignores unsupported values at every step, and a language the app lacks overrides the remembered one", () => {
     expect(
       localeFromRequest(request("/app?locale=de", { cookie: `${LOCALE_COOKIE}=fr`, "accept-language": "en" })),
-    ).toBe("fr");
+    ).toBe("en");
     expect(
       localeFromRequest(request("/app?locale=de", { cookie: `${LOCALE_COOKIE}=es`, "accept-language": "fr" })),
     ).toBe("fr");
@@ -64,8 +64,9 @@ describe("localeCookieHeader", () => {
     expect(attributes.find((attribute) => attribute.startsWith("Max-Age="))).toBe(`Max-Age=${365 * 24 * 60 * 60}`);
   });
 
-  it("sets nothing without a supported ?locale=", () => {
+  it("sets nothing without a supported ?locale=, and forgets the remembered one for a language the app lacks", () => {
     expect(localeCookieHeader(request("/app/orders/1", { cookie: `${LOCALE_COOKIE}=fr` }))).toBeUndefined();
     expect(localeCookieHeader(request("/app?locale=de"))).toBeUndefined();
+    expect(localeCookieHeader(request("/app?locale=de", { cookie: `${LOCALE_COOKIE}=fr` }))).toMatch(new RegExp(`^${LOCALE_COOKIE}=; Max-Age=0;`));
   });
 });

@@ -42,17 +42,28 @@ function localeFromAcceptLanguage(request: Request): Locale | undefined {
   return undefined;
 }
 
+/** True when the URL names a language (Shopify's `locale`), supported or not. */
+function urlNamesLocale(request: Request): boolean {
+  return Boolean(new URL(request.url).searchParams.get("locale")?.trim());
+}
+
 export function localeFromRequest(request: Request): Locale {
-  return localeFromUrl(request) ?? localeFromCookie(request) ?? localeFromAcceptLanguage(request) ?? "en";
+  // A language the app does not have (the admin switched to German, say) overrides a remembered one: English then.
+  const remembered = urlNamesLocale(request) ? undefined : localeFromCookie(request);
+  return localeFromUrl(request) ?? remembered ?? localeFromAcceptLanguage(request) ?? "en";
 }
 
 /**
- * The Set-Cookie value remembering the URL's `locale`, or undefined when the URL carries no supported one.
+ * The Set-Cookie value remembering the URL's `locale` (or forgetting it, for a language the app does not have), or
+ * undefined when there is nothing to change.
  * The app runs in the admin's iframe (a third-party context): SameSite=None with Secure, and Partitioned (CHIPS)
  * so browsers that block third-party cookies still keep it for this app inside the admin.
  */
 export function localeCookieHeader(request: Request): string | undefined {
   const locale = localeFromUrl(request);
-  if (!locale) return undefined;
-  return `${LOCALE_COOKIE}=${locale}; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; HttpOnly; Secure; SameSite=None; Partitioned`;
+  const attributes = "Path=/; HttpOnly; Secure; SameSite=None; Partitioned";
+  if (locale) return `${LOCALE_COOKIE}=${locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}; ${attributes}`;
+  // An unsupported language on the URL forgets the remembered one, so later pages do not fall back to it.
+  if (urlNamesLocale(request) && localeFromCookie(request)) return `${LOCALE_COOKIE}=; Max-Age=0; ${attributes}`;
+  return undefined;
 }
