@@ -70,6 +70,21 @@ async function writeSummary(db: PrismaClient, admin: AdminGraphqlClient, label: 
   }
 }
 
+/** Fulfilled labels of the last day whose order summary is still unwritten, last touched over a minute ago. */
+export async function unwrittenSummaries(db: PrismaClient, now: Date, limit = 20) {
+  return db.label.findMany({
+    where: {
+      fulfillmentStatus: "CREATED",
+      metafieldWritten: false,
+      updatedAt: { lte: new Date(now.getTime() - 60_000) },
+      createdAt: { gte: new Date(now.getTime() - 24 * 3_600_000) },
+    },
+    orderBy: { updatedAt: "asc" },
+    take: limit,
+    select: { id: true, shop: true },
+  });
+}
+
 export type FulfillResult =
   | { status: "created"; label: Label; adopted: boolean }
   | { status: "in_progress" }
@@ -107,7 +122,11 @@ export async function pushLabelToShopify(
   if (label.fulfillmentStatus === "CREATED") {
     if (label.metafieldWritten) return { status: "created", label, adopted: true };
     // Fulfilled earlier but the summary write failed then: only the summary is left to do.
-    if (!(await writeSummary(db, admin, label))) return { status: "created", label, adopted: true };
+    if (!(await writeSummary(db, admin, label))) {
+      // Touch the row so the background pass (unwrittenSummaries) tries again a minute later, not every pass.
+      const touched = await db.label.update({ where: { id: label.id }, data: { metafieldWritten: false } });
+      return { status: "created", label: touched, adopted: true };
+    }
     const updated = await db.label.update({ where: { id: label.id }, data: { metafieldWritten: true } });
     return { status: "created", label: updated, adopted: true };
   }

@@ -56,8 +56,8 @@ export async function handleOrderLabelAction(
   if (action.intent === "releaseAttempt") {
     const attempt = await db.purchaseAttempt.findFirst({ where: { id: action.attemptId, shop, orderId: orderGid(context.orderId) } });
     if (!attempt) throw new Response("Not found", { status: 404 });
-    await releaseReviewedAttempt(db, shop, attempt.id);
-    return { tone: "info" };
+    const released = await releaseReviewedAttempt(db, shop, attempt.id);
+    return released ? { tone: "info", notice: { key: "order.attempt.released" } } : { tone: "warning", notice: { key: "order.attempt.alreadySettled" } };
   }
 
   // Attempts of this shop and order only, checked before anything else (a guessed id finds nothing).

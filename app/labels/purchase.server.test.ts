@@ -171,8 +171,10 @@ describe("purchaseLabel", () => {
     expect(delays).toEqual(RECONCILE_BACKOFF_MS.slice(1));
     expect(result.status).toBe("needs_review");
     expect((await purchaseLabel({ db, service, now }, input)).status).toBe("in_progress");
-    await expect(releaseReviewedAttempt(db, "other.myshopify.com", first.attempt.id)).rejects.toThrow();
-    await releaseReviewedAttempt(db, SHOP, first.attempt.id);
+    expect(await releaseReviewedAttempt(db, "other.myshopify.com", first.attempt.id)).toBeNull();
+    expect(await releaseReviewedAttempt(db, SHOP, first.attempt.id)).toMatchObject({ status: "REJECTED", orderSlot: null });
+    // A second click (or another tab) finds it settled already.
+    expect(await releaseReviewedAttempt(db, SHOP, first.attempt.id)).toBeNull();
     expect((await purchaseLabel({ db, service, now }, input)).status).toBe("created");
   });
 
@@ -251,9 +253,37 @@ describe("a charged label is never lost track of", () => {
     if (result.status !== "unknown") throw new Error(JSON.stringify(result));
     expect(result.error.message).toMatch(/L1.*was bought but could not be stored.*database is locked/);
     expect((await purchaseLabel({ db, service }, input)).status).toBe("in_progress");
+    // The label the service answered with is kept: stored even when the service's list does not show its reference.
+    service.findLabelByReference = async () => null;
     const reconciled = await reconcileAttempt({ db, service, now: () => new Date(Date.now() + 10_000) }, SHOP, result.attempt.id);
-    expect(reconciled.status).toBe("created");
+    if (reconciled.status !== "created") throw new Error(JSON.stringify(reconciled));
+    expect(reconciled.label).toMatchObject({ serviceLabelId: "L1", trackingNumber: "JD00001" });
     expect(service.calls).toHaveLength(1);
+  });
+
+  it("when reconciliation stores the label first, the slow original answer gets that label back: one label, nothing to release", async () => {
+    const service = fakeService();
+    const charged = service.generateLabel.bind(service);
+    let answer: (outcome: GenerateOutcome) => void = () => {};
+    service.generateLabel = async (req) => {
+      const outcome = await charged(req); // bought and listed now...
+      return new Promise<GenerateOutcome>((resolve) => {
+        answer = () => resolve(outcome); // ...answered much later
+      });
+    };
+    const original = purchaseLabel({ db, service }, input);
+    await expect.poll(() => service.bought.size).toBe(1);
+    const attempt = await db.purchaseAttempt.findFirstOrThrow();
+    const reconciled = await reconcileAttempt({ db, service, now: later }, SHOP, attempt.id);
+    if (reconciled.status !== "created") throw new Error(JSON.stringify(reconciled));
+    answer({ status: "unknown", error: { message: "unused" } });
+    const late = await original;
+    if (late.status !== "created") throw new Error(JSON.stringify(late));
+    expect(late.label.id).toBe(reconciled.label.id);
+    expect(await db.label.count()).toBe(1);
+    expect(await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).toMatchObject({ status: "CREATED", labelId: reconciled.label.id });
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
+    expect(await reconcileAttempt({ db, service, now: later }, SHOP, attempt.id)).toMatchObject({ status: "not_reconcilable" });
   });
 });
 
@@ -275,6 +305,18 @@ describe("shops sharing one label-service account", () => {
     if (a.status !== "created" || b.status !== "created") throw new Error("expected two labels");
     expect(a.label.customReference).not.toBe(b.label.customReference);
     expect(b.label.customReference.endsWith("-002")).toBe(true);
+  });
+
+  it("a shop starting late in the day jumps past every reference the other shop used", async () => {
+    await shareAccount();
+    const service = fakeService();
+    for (let n = 0; n < 60; n += 1) {
+      const bought = await purchaseLabel({ db, service }, { ...input, orderId: `gid://shopify/Order/${5000 + n}`, orderName: `#${5000 + n}` });
+      expect(bought.status).toBe("created");
+    }
+    const b = await purchaseLabel({ db, service }, { ...input, shop: OTHER, orderId: "gid://shopify/Order/2002", orderName: "#2002" });
+    if (b.status !== "created") throw new Error(JSON.stringify(b));
+    expect(b.label.customReference.endsWith("-061")).toBe(true);
   });
 
   it("a reference used by both shops is not adopted automatically, and a stored label is never adopted twice", async () => {

@@ -14,7 +14,7 @@
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import type { LabelRequest } from "../label-service/contract";
 import type { LabelEnvironment } from "./accounts.server";
-import { allocateCustomReference } from "./references.server";
+import { allocateCustomReference, referenceDay } from "./references.server";
 
 /** What the purchase layer needs from the label-service client. */
 export interface LabelServicePort {
@@ -119,15 +119,24 @@ export async function shopsSharingAccount(db: PrismaClient, shop: string, enviro
   return others.filter((row) => row.email.toLowerCase() === own.email.toLowerCase()).map((row) => row.shop);
 }
 
-/** The shop's next reference, skipping any that a shop sharing the account already used on the service. */
+/**
+ * The shop's next reference, never one that a shop sharing the account already used on the service: on a clash the
+ * shop's counter jumps past the highest counter those shops used that day.
+ */
 async function allocateUnsharedReference(db: PrismaClient, shop: string, environment: string, now: Date): Promise<string> {
   const sharing = await shopsSharingAccount(db, shop, environment);
-  for (let tries = 0; ; tries += 1) {
+  for (let tries = 0; tries < 5; tries += 1) {
     const reference = await allocateCustomReference(db, shop, now);
-    if (sharing.length === 0 || tries >= 50) return reference;
-    const clash = await db.purchaseAttempt.findFirst({ where: { customReference: reference, environment, shop: { in: sharing } }, select: { id: true } });
+    if (sharing.length === 0) return reference;
+    const where = { environment, shop: { in: sharing } };
+    const clash = await db.purchaseAttempt.findFirst({ where: { ...where, customReference: reference }, select: { id: true } });
     if (!clash) return reference;
+    const day = referenceDay(now);
+    const used = await db.purchaseAttempt.findMany({ where: { ...where, customReference: { startsWith: `${day}-` } }, select: { customReference: true } });
+    const highest = Math.max(0, ...used.map((row) => Number(row.customReference.slice(day.length + 1))).filter(Number.isFinite));
+    await db.referenceCounter.updateMany({ where: { shop, day, value: { lt: highest } }, data: { value: highest } });
   }
+  throw new Error(`no custom_reference free of the shops sharing this label-service account (${sharing.join(", ")}); try again`);
 }
 
 /** What already holds an order's label slot, if anything: its label, or the attempt still in flight. */
@@ -205,10 +214,17 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
         message: `the label ${outcome.label.id} (tracking ${outcome.label.reference}) was bought but could not be stored: ${cause}`,
         messageFr: `l'étiquette ${outcome.label.id} (suivi ${outcome.label.reference}) a été achetée mais n'a pas pu être enregistrée : ${cause}`,
       };
-      const unknown = await db.purchaseAttempt.update({
-        where: { id: attempt.id },
-        data: { status: "UNKNOWN", errorJson: JSON.stringify(error_), nextReconcileAt: new Date(now().getTime() + RECONCILE_BACKOFF_MS[1]) },
+      // The service's answer is kept with the attempt: reconciliation stores exactly this label, no search needed.
+      const serviceLabel = { id: outcome.label.id, reference: outcome.label.reference, label_url: outcome.label.label_url, tracking_url: outcome.label.tracking_url };
+      const kept = await db.purchaseAttempt.updateMany({
+        where: { id: attempt.id, labelId: null },
+        data: { status: "UNKNOWN", errorJson: JSON.stringify({ ...error_, serviceLabel }), nextReconcileAt: new Date(now().getTime() + RECONCILE_BACKOFF_MS[1]) },
       });
+      if (kept.count === 0) {
+        const stored = await storedLabelOf(db, attempt.id);
+        if (stored) return { status: "created", label: stored };
+      }
+      const unknown = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } });
       return { status: "unknown", attempt: unknown, error: error_ };
     }
   }
@@ -230,14 +246,23 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   return { status: "unknown", attempt: unknown, error: outcome.error };
 }
 
-/** Stores the label of an attempt (from the response, or found by reconciliation) and closes the attempt. */
+/**
+ * Stores the label of an attempt (from the response, found by reconciliation, or attached by the merchant) and
+ * closes the attempt. The attempt is claimed first (`labelId` still empty), so when two of those race only one label
+ * is stored and the other gets that one back; a late answer for a released attempt is still recorded (it was charged).
+ */
 async function adoptLabel(
   db: PrismaClient,
   attempt: PurchaseAttempt,
   remote: RemoteLabel & { id: string; reference: string },
 ): Promise<Label> {
   const request = JSON.parse(attempt.requestJson) as LabelRequest;
-  return db.$transaction(async (tx) => {
+  const adopted = await db.$transaction(async (tx) => {
+    const claimed = await tx.purchaseAttempt.updateMany({
+      where: { id: attempt.id, labelId: null },
+      data: { status: "CREATED", nextReconcileAt: null },
+    });
+    if (claimed.count === 0) return null;
     const label = await tx.label.create({
       data: {
         shop: attempt.shop,
@@ -256,12 +281,45 @@ async function adoptLabel(
         fulfillmentOrderId: attempt.fulfillmentOrderId,
       },
     });
-    await tx.purchaseAttempt.update({
-      where: { id: attempt.id },
-      data: { status: "CREATED", labelId: label.id, nextReconcileAt: null },
-    });
+    await tx.purchaseAttempt.update({ where: { id: attempt.id }, data: { labelId: label.id } });
     return label;
   });
+  if (adopted) return adopted;
+  const settled = await storedLabelOf(db, attempt.id);
+  if (!settled) throw new Error(`purchase attempt ${attempt.id} changed while its label was being stored`);
+  return settled;
+}
+
+async function storedLabelOf(db: PrismaClient, attemptId: string): Promise<Label | null> {
+  return (await db.purchaseAttempt.findUnique({ where: { id: attemptId }, include: { label: true } }))?.label ?? null;
+}
+
+/** The label the service returned for an attempt whose storage failed (kept in its note), if any. */
+function knownServiceLabel(attempt: PurchaseAttempt): (RemoteLabel & { id: string; reference: string }) | undefined {
+  if (!attempt.errorJson) return undefined;
+  try {
+    const parsed = JSON.parse(attempt.errorJson) as { serviceLabel?: Partial<RemoteLabel> };
+    const known = parsed.serviceLabel;
+    return known && typeof known.id === "string" && typeof known.reference === "string" ? { ...known, id: known.id, reference: known.reference } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Records a reconciliation step only if nobody settled the attempt meanwhile (same status, no label); otherwise
+ * returns what it became.
+ */
+async function recordStep(
+  db: PrismaClient,
+  attempt: PurchaseAttempt,
+  data: { status: string; reconcileCount: number; nextReconcileAt: Date | null; errorJson?: string },
+): Promise<ReconcileResult> {
+  const written = await db.purchaseAttempt.updateMany({ where: { id: attempt.id, status: attempt.status, labelId: null }, data });
+  const fresh = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id }, include: { label: true } });
+  if (fresh.label) return { status: "created", label: fresh.label };
+  if (written.count === 0) return { status: "not_reconcilable", attempt: fresh };
+  return data.status === "NEEDS_REVIEW" ? { status: "needs_review", attempt: fresh } : { status: "pending", attempt: fresh };
 }
 
 export type ReconcileResult =
@@ -278,6 +336,11 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
   const stalePending = attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now().getTime() - STALE_PENDING_MS;
   if (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW" && !stalePending) return { status: "not_reconcilable", attempt };
+
+  const known = knownServiceLabel(attempt);
+  if (known && !(await storedConflict(db, attempt, known.id))) {
+    return { status: "created", label: await adoptLabel(db, attempt, known) };
+  }
 
   let found: RemoteLabel | null = null;
   let lookupError: Note | undefined;
@@ -305,34 +368,27 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
           messageFr: "le service liste cette référence, mais sans identifiant d'étiquette ni numéro de suivi",
         }
       : (lookupError ?? { message: "no label with this reference in the service's list yet", messageFr: "aucune étiquette avec cette référence dans la liste du service pour l'instant" }));
+  const keep = known ? { serviceLabel: known } : {};
   if (nextDelay === undefined || found) {
-    const review = await db.purchaseAttempt.update({
-      where: { id: attempt.id },
-      data: { status: "NEEDS_REVIEW", reconcileCount: tries, nextReconcileAt: null, errorJson: JSON.stringify(note) },
-    });
-    return { status: "needs_review", attempt: review };
+    return recordStep(db, attempt, { status: "NEEDS_REVIEW", reconcileCount: tries, nextReconcileAt: null, errorJson: JSON.stringify({ ...note, ...keep }) });
   }
   const notes = [stalePending ? STALE_NOTE : undefined, lookupError].filter((item): item is Note => item !== undefined);
   const pendingNote: Note | undefined = notes.length
     ? { message: notes.map((item) => item.message).join("; "), messageFr: notes.map((item) => item.messageFr).join(" ; ") }
     : undefined;
-  const pending = await db.purchaseAttempt.update({
-    where: { id: attempt.id },
-    // A stale PENDING attempt becomes UNKNOWN here, so the background reconciler follows the backoff from now on.
-    data: {
-      status: "UNKNOWN",
-      reconcileCount: tries,
-      nextReconcileAt: new Date(now().getTime() + nextDelay),
-      ...(pendingNote ? { errorJson: JSON.stringify(pendingNote) } : {}),
-    },
+  // A stale PENDING attempt becomes UNKNOWN here, so the background reconciler follows the backoff from now on.
+  return recordStep(db, attempt, {
+    status: "UNKNOWN",
+    reconcileCount: tries,
+    nextReconcileAt: new Date(now().getTime() + nextDelay),
+    ...(pendingNote ? { errorJson: JSON.stringify({ ...pendingNote, ...keep }) } : {}),
   });
-  return { status: "pending", attempt: pending };
 }
 
 /** A label already stored here (for another attempt of this shop, or for another shop) is never adopted again. */
 async function storedConflict(db: PrismaClient, attempt: PurchaseAttempt, serviceLabelId: string): Promise<Note | undefined> {
-  const stored = await db.label.findFirst({ where: { serviceLabelId, environment: attempt.environment }, select: { orderName: true, shop: true } });
-  if (!stored) return undefined;
+  const stored = await db.label.findFirst({ where: { serviceLabelId, environment: attempt.environment }, select: { id: true, orderName: true, shop: true } });
+  if (!stored || stored.id === attempt.labelId) return undefined;
   return stored.shop === attempt.shop
     ? {
         message: `the label ${serviceLabelId} is already stored for order ${stored.orderName}`,
@@ -423,10 +479,14 @@ export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20
 
 /**
  * The merchant checked the label service and confirms no label was bought for this attempt: release the order's
- * slot so a new purchase can be made. Only for NEEDS_REVIEW attempts.
+ * slot so a new purchase can be made. Only for a NEEDS_REVIEW attempt without a label; null when it was settled
+ * meanwhile (another tab, the reconciler), so the page can say so instead of failing.
  */
-export async function releaseReviewedAttempt(db: PrismaClient, shop: string, attemptId: string): Promise<PurchaseAttempt> {
-  const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop, status: "NEEDS_REVIEW" } });
-  if (!attempt) throw new Error(`no attempt awaiting review with id ${attemptId}`);
-  return db.purchaseAttempt.update({ where: { id: attempt.id }, data: { status: "REJECTED", orderSlot: null } });
+export async function releaseReviewedAttempt(db: PrismaClient, shop: string, attemptId: string): Promise<PurchaseAttempt | null> {
+  const released = await db.purchaseAttempt.updateMany({
+    where: { id: attemptId, shop, status: "NEEDS_REVIEW", labelId: null },
+    data: { status: "REJECTED", orderSlot: null },
+  });
+  if (released.count === 0) return null;
+  return db.purchaseAttempt.findUniqueOrThrow({ where: { id: attemptId } });
 }

@@ -67,5 +67,29 @@ describe("background reconciliation", () => {
     // Not due again on the next pass: the backoff moved its next try.
     expect(await runDueReconciliations(deps)).toEqual({});
   });
+
+  it("writes an order summary that failed after the fulfillment, once, without touching the fulfillment", async () => {
+    const label = await db.label.create({
+      data: {
+        shop: "d.myshopify.com", orderId: "gid://shopify/Order/4", orderName: "#4", environment: "staging", customReference: "20261123-004",
+        serviceLabelId: "S4", trackingNumber: "T4", trackingUrl: "", labelUrl: "", carrierName: "Colissimo", carrierServiceName: "DOM",
+        labelFormat: "PDF_A4_300dpi", requestSnapshotJson: "{}", fulfillmentStatus: "CREATED", fulfillmentId: "gid://shopify/Fulfillment/4",
+      },
+    });
+    const written: unknown[] = [];
+    const admin = mockAdmin({
+      OrderLabelMetafieldSet: (variables) => {
+        written.push(variables);
+        return { data: { metafieldsSet: { metafields: [{ id: "gid://shopify/Metafield/1" }], userErrors: [] } } };
+      },
+    });
+    const service: LabelServicePort = { generateLabel: async () => ({ status: "unknown", error: { message: "unused" } }), findLabelByReference: async () => null };
+    const later = () => new Date(Date.now() + 5 * 60_000);
+    const deps = { db, serviceFor: async () => service, adminFor: async () => admin, notifyCustomerFor: async () => true, now: later };
+    expect(await runDueReconciliations(deps)).toMatchObject({ [label.id]: "summary written" });
+    expect(written).toHaveLength(1);
+    expect(admin.calls.map((call) => call.operationName)).toEqual(["OrderLabelMetafieldSet"]);
+    expect(await runDueReconciliations(deps)).not.toHaveProperty(label.id);
+  });
 });
 

@@ -6,7 +6,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import type { LabelEnvironment } from "./environments";
-import { pushLabelToShopify } from "./fulfill.server";
+import { pushLabelToShopify, unwrittenSummaries } from "./fulfill.server";
 import { dueReconciliations, reconcileAttempt, type LabelServicePort } from "./purchase.server";
 
 export interface ReconcilerDeps {
@@ -35,6 +35,17 @@ export async function runDueReconciliations(deps: ReconcilerDeps): Promise<Recor
     } catch (error) {
       outcomes[due.id] = `error: ${error instanceof Error ? error.message : String(error)}`;
       deps.log?.(`reconciliation of attempt ${due.id} failed: ${outcomes[due.id]}`);
+    }
+  }
+  // Order summaries whose write failed after the fulfillment was made: written again (nothing else is sent).
+  for (const label of await unwrittenSummaries(deps.db, now())) {
+    try {
+      const admin = await deps.adminFor(label.shop);
+      const pushed = await pushLabelToShopify({ db: deps.db, admin }, { shop: label.shop, labelId: label.id, notifyCustomer: false });
+      outcomes[label.id] = pushed.status === "created" && pushed.label.metafieldWritten ? "summary written" : "summary still unwritten";
+    } catch (error) {
+      outcomes[label.id] = `error: ${error instanceof Error ? error.message : String(error)}`;
+      deps.log?.(`order summary of label ${label.id} failed: ${outcomes[label.id]}`);
     }
   }
   return outcomes;

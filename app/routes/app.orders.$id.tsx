@@ -80,7 +80,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       .filter(
         (attempt) => attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW" || attempt.status === "PENDING",
       )
-      .map((attempt) => ({ id: attempt.id, status: attempt.status, customReference: attempt.customReference })),
+      .map((attempt) => ({ id: attempt.id, status: attempt.status, customReference: attempt.customReference, note: readNote(attempt.errorJson) })),
     services,
     serviceUnavailable,
     nextLabelIndex: view.nextLabelIndex,
@@ -313,6 +313,11 @@ export default function OrderLabel() {
                     reference: attempt.customReference,
                   })}
                 </Text>
+                {attempt.note ? (
+                  <Text as="p" tone="subdued">
+                    {attempt.note[locale]}
+                  </Text>
+                ) : null}
                 <InlineStack gap="200">
                   <Form method="post">
                     <input type="hidden" name="intent" value="checkAttempt" />

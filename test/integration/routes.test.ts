@@ -401,6 +401,7 @@ describe("needs review: attaching the label found at the service", () => {
         customReference: reference,
         orderSlot: `${DEMO_SHOP}|gid://shopify/Order/${SWISS_ORDER}|1`,
         status: "NEEDS_REVIEW",
+        errorJson: JSON.stringify({ message: "not in the list", messageFr: "absente de la liste" }),
         requestJson: JSON.stringify({ ...guideExampleLabelRequest(), custom_reference: reference }),
       },
     });
@@ -409,7 +410,7 @@ describe("needs review: attaching the label found at the service", () => {
     if (bought.status !== "created") throw new Error(JSON.stringify(bought));
 
     const page = (await get(routes.order, orderPath, orderParams)) as { attempts: { id: string; status: string }[] };
-    expect(page.attempts).toMatchObject([{ id: attempt.id, status: "NEEDS_REVIEW" }]);
+    expect(page.attempts).toMatchObject([{ id: attempt.id, status: "NEEDS_REVIEW", note: { en: "not in the list", fr: "absente de la liste" } }]);
 
     expect(await post(routes.order, orderPath, { intent: "attachLabel", attemptId: attempt.id, serviceLabelId: "no-such-label" }, orderParams, "fr")).toMatchObject({
       tone: "critical",
