@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type UserConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { REMIX_FUTURE } from "./app/remix-future";
 
 // The Shopify CLI sets HOST; Vite's HMR must follow the tunnel URL in `shopify app dev`.
 const host = new URL(process.env.SHOPIFY_APP_URL || "http://localhost").hostname;
@@ -26,13 +27,7 @@ export default defineConfig({
   plugins: [
     remix({
       ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_lazyRouteDiscovery: true,
-        v3_singleFetch: true,
-      },
+      future: REMIX_FUTURE,
     }),
     tsconfigPaths(),
   ],

@@ -53,17 +53,18 @@ export async function handleOrderLabelAction(
         ? { tone: "critical", notice: { key: "order.fulfillment.failed", values: { message: readableError(result, context.locale) } } }
         : { tone: "info", notice: { key: "order.inProgress" } };
   }
-  if (action.intent === "releaseAttempt") {
-    const attempt = await db.purchaseAttempt.findFirst({ where: { id: action.attemptId, shop, orderId: orderGid(context.orderId) } });
+  /** An attempt of this shop and order, or 404 (a guessed id finds nothing). */
+  const ownAttempt = async (id: string) => {
+    const attempt = await db.purchaseAttempt.findFirst({ where: { id, shop, orderId: orderGid(context.orderId) } });
     if (!attempt) throw new Response("Not found", { status: 404 });
-    const released = await releaseReviewedAttempt(db, shop, attempt.id);
+    return attempt;
+  };
+  if (action.intent === "releaseAttempt") {
+    const released = await releaseReviewedAttempt(db, shop, (await ownAttempt(action.attemptId)).id);
     return released ? { tone: "info", notice: { key: "order.attempt.released" } } : { tone: "warning", notice: { key: "order.attempt.alreadySettled" } };
   }
-
-  // Attempts of this shop and order only, checked before anything else (a guessed id finds nothing).
-  const attemptId = action.intent === "checkAttempt" || action.intent === "attachLabel" ? action.attemptId : undefined;
-  const attempt = attemptId ? await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop, orderId: orderGid(context.orderId) } }) : null;
-  if (attemptId && !attempt) throw new Response("Not found", { status: 404 });
+  // Checked before the service is built, so a guessed id gets 404 whatever the shop's account.
+  if (action.intent === "checkAttempt" || action.intent === "attachLabel") await ownAttempt(action.attemptId);
 
   const { environment } = await getEnvironment(db, shop);
   let service = context.service;
@@ -79,19 +80,17 @@ export async function handleOrderLabelAction(
   }
 
   if (action.intent === "checkAttempt") {
-    if (!attempt) throw new Response("Not found", { status: 404 });
-    const { result } = await reconcileNow({ db, admin, service }, shop, attempt.id);
+    const { result } = await reconcileNow({ db, admin, service }, shop, action.attemptId);
     return result.status === "created"
       ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
-      : { tone: "warning", notice: { key: result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending", values: { reference: attempt.customReference } } };
+      : { tone: "warning", notice: { key: result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending", values: { reference: result.attempt.customReference } } };
   }
 
   if (action.intent === "attachLabel") {
-    if (!attempt) throw new Response("Not found", { status: 404 });
-    const { result } = await attachNow({ db, admin, service }, shop, attempt.id, action.serviceLabelId);
+    const { result } = await attachNow({ db, admin, service }, shop, action.attemptId, action.serviceLabelId);
     return result.status === "created"
       ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
-      : { tone: "critical", notice: { key: "order.attach.refused", values: { message: readableError({ message: result.reason.message, messageFr: result.reason.messageFr }, context.locale) } } };
+      : { tone: "critical", notice: { key: "order.attach.refused", values: { message: readableError(result.reason, context.locale) } } };
   }
 
   const overrides = overridesFromForm(fields);

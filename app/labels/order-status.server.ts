@@ -8,7 +8,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 
 export type OrderLabelStatus = "none" | "pending" | "created" | "failed" | "needs_review";
 
-export interface OrderLabelSummary {
+export interface OrderRowLabel {
   status: OrderLabelStatus;
   /** The newest label's file, when the order has one. */
   labelUrl: string | null;
@@ -18,8 +18,8 @@ export async function labelStatusByOrder(
   db: PrismaClient,
   shop: string,
   orderIds: readonly string[],
-): Promise<Map<string, OrderLabelSummary>> {
-  const summaries = new Map<string, OrderLabelSummary>(orderIds.map((id) => [id, { status: "none", labelUrl: null }]));
+): Promise<Map<string, OrderRowLabel>> {
+  const summaries = new Map<string, OrderRowLabel>(orderIds.map((id) => [id, { status: "none", labelUrl: null }]));
   if (orderIds.length === 0) return summaries;
   const [labels, attempts] = await Promise.all([
     db.label.findMany({

@@ -101,11 +101,22 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
 }
 
-async function existingHolder(db: PrismaClient, slot: string, shop: string): Promise<PurchaseResult> {
+async function holderOf(db: PrismaClient, slot: string, shop: string): Promise<PurchaseResult | null> {
   const attempt = await db.purchaseAttempt.findFirst({ where: { orderSlot: slot, shop }, include: { label: true } });
-  if (attempt?.label) return { status: "already_labelled", label: attempt.label };
-  if (attempt) return { status: "in_progress", attempt };
-  throw new Error(`label slot ${slot} is taken but its attempt is gone`);
+  if (!attempt) return null;
+  return attempt.label ? { status: "already_labelled", label: attempt.label } : { status: "in_progress", attempt };
+}
+
+async function existingHolder(db: PrismaClient, slot: string, shop: string): Promise<PurchaseResult> {
+  const holder = await holderOf(db, slot, shop);
+  if (!holder) throw new Error(`label slot ${slot} is taken but its attempt is gone`);
+  return holder;
+}
+
+/** True while an attempt's outcome is open: unknown, awaiting review, or in flight so long its process must have died. */
+function isUnsettled(attempt: PurchaseAttempt, now: Date): boolean {
+  if (attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW") return true;
+  return attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now.getTime() - STALE_PENDING_MS;
 }
 
 /**
@@ -140,10 +151,8 @@ async function allocateUnsharedReference(db: PrismaClient, shop: string, environ
 }
 
 /** What already holds an order's label slot, if anything: its label, or the attempt still in flight. */
-export async function slotHolder(db: PrismaClient, shop: string, orderId: string, labelIndex = 1): Promise<PurchaseResult | null> {
-  const slot = orderSlot(shop, orderId, labelIndex);
-  const taken = await db.purchaseAttempt.findFirst({ where: { orderSlot: slot, shop }, select: { id: true } });
-  return taken ? existingHolder(db, slot, shop) : null;
+export function slotHolder(db: PrismaClient, shop: string, orderId: string, labelIndex = 1): Promise<PurchaseResult | null> {
+  return holderOf(db, orderSlot(shop, orderId, labelIndex), shop);
 }
 
 /** The next label index for an explicit "create an additional label" action. */
@@ -162,8 +171,8 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   const slot = orderSlot(input.shop, input.orderId, labelIndex);
 
   // Cheap early exit; the unique slot below is what actually guarantees one purchase.
-  const holder = await db.purchaseAttempt.findFirst({ where: { orderSlot: slot, shop: input.shop } });
-  if (holder) return existingHolder(db, slot, input.shop);
+  const holder = await holderOf(db, slot, input.shop);
+  if (holder) return holder;
 
   const customReference = await allocateUnsharedReference(db, input.shop, input.environment, now());
   const request = { ...input.buildRequest(customReference), custom_reference: customReference };
@@ -199,14 +208,9 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   }
 
   if (outcome.status === "created") {
+    const serviceLabel = { id: outcome.label.id, reference: outcome.label.reference, label_url: outcome.label.label_url, tracking_url: outcome.label.tracking_url };
     try {
-      const label = await adoptLabel(db, attempt, {
-        id: outcome.label.id,
-        reference: outcome.label.reference,
-        label_url: outcome.label.label_url,
-        tracking_url: outcome.label.tracking_url,
-      });
-      return { status: "created", label };
+      return { status: "created", label: await adoptLabel(db, attempt, serviceLabel) };
     } catch (error) {
       // Charged, but storing the label failed: keep the slot and let reconciliation find the label by reference.
       const cause = error instanceof Error ? error.message : String(error);
@@ -215,7 +219,6 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
         messageFr: `l'étiquette ${outcome.label.id} (suivi ${outcome.label.reference}) a été achetée mais n'a pas pu être enregistrée : ${cause}`,
       };
       // The service's answer is kept with the attempt: reconciliation stores exactly this label, no search needed.
-      const serviceLabel = { id: outcome.label.id, reference: outcome.label.reference, label_url: outcome.label.label_url, tracking_url: outcome.label.tracking_url };
       const kept = await db.purchaseAttempt.updateMany({
         where: { id: attempt.id, labelId: null },
         data: { status: "UNKNOWN", errorJson: JSON.stringify({ ...error_, serviceLabel }), nextReconcileAt: new Date(now().getTime() + RECONCILE_BACKOFF_MS[1]) },
@@ -334,8 +337,8 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   const now = deps.now ?? (() => new Date());
   const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
-  const stalePending = attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now().getTime() - STALE_PENDING_MS;
-  if (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW" && !stalePending) return { status: "not_reconcilable", attempt };
+  if (!isUnsettled(attempt, now())) return { status: "not_reconcilable", attempt };
+  const stalePending = attempt.status === "PENDING";
 
   const known = knownServiceLabel(attempt);
   if (known && !(await storedConflict(db, attempt, known.id))) {
@@ -434,9 +437,8 @@ export async function attachLabelById(deps: PurchaseDeps, shop: string, attemptI
   const id = serviceLabelId.trim();
   const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
-  const stale = attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now().getTime() - STALE_PENDING_MS;
   const refuse = (message: string, messageFr: string): AttachResult => ({ status: "refused", reason: { message, messageFr } });
-  if (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW" && !stale) {
+  if (!isUnsettled(attempt, now())) {
     return refuse("this purchase is not waiting for review any more; reload the page", "cet achat n'est plus en attente de vérification ; rechargez la page");
   }
   if (!deps.service.findLabelById) return refuse("this label service cannot look labels up by id", "ce service d'étiquettes ne permet pas de chercher une étiquette par identifiant");

@@ -13,6 +13,7 @@ import { createTestDatabaseUrl } from "../../test/helpers/test-db";
 import { LOCALE_COOKIE, localeFromRequest } from "../i18n/locale";
 import type * as RootRoute from "../root";
 import type * as AppRoute from "./app";
+import { REMIX_FUTURE } from "../remix-future";
 
 vi.mock("../auth.server", () => ({
   requireAdmin: async () => ({
@@ -139,13 +140,7 @@ describe("through Remix's request handler", () => {
       assets: { entry: { module: "/entry.js", imports: [] }, routes: {}, url: "/manifest.js", version: "test" },
       publicPath: "/",
       assetsBuildDirectory: "public/build",
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_lazyRouteDiscovery: true,
-        v3_singleFetch: true,
-      },
+      future: REMIX_FUTURE,
       isSpaMode: false,
     } as unknown as ServerBuild;
     return createRequestHandler(build, "test");
