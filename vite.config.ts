@@ -17,6 +17,8 @@ declare module "@remix-run/node" {
 }
 
 export default defineConfig({
+  // Each checkout keeps its own optimised-dependency cache (two demos or worktrees never share one).
+  cacheDir: ".cache/vite",
   server: {
     allowedHosts: [host],
     cors: { preflightContinue: true },
