@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type UserConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
@@ -24,7 +25,8 @@ export default defineConfig({
     cors: { preflightContinue: true },
     port: Number(process.env.PORT || 3000),
     hmr: hmrConfig,
-    fs: { allow: ["app", "node_modules"] },
+    // realpath: node_modules may be a link to a shared install (git worktrees).
+    fs: { allow: ["app", "node_modules", realpathSync("node_modules")] },
   },
   plugins: [
     remix({
