@@ -73,7 +73,7 @@ export type SettingsFormResult =
 
 export function parseShippingSettingsFields(fields: Record<string, string>): SettingsFormResult {
   const countryCode = (fields["sender.countryCode"] ?? "").trim().toUpperCase();
-  const phone = toE164(fields["sender.phone"], countryCode);
+  const phone = toE164(fields["sender.phone"], { country: countryCode, zip: fields["sender.zip"] });
   const boxes = Array.from({ length: MAX_BOXES }, (_, index) => index)
     .filter((index) => (fields[`boxes.${index}.name`] ?? "").trim() !== "")
     .map((index) => ({

@@ -192,7 +192,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     });
   }
   const rawPhone = address?.phone?.trim() || order.phone?.trim() || "";
-  const phone = country ? toE164(rawPhone, country) : undefined;
+  const phone = country ? toE164(rawPhone, { country, zip }) : undefined;
   if (rawPhone && !phone) {
     found.add("warning", "recipient_phone_invalid", "recipient.phone1", { en: `Order ${name}: the phone number "${rawPhone}" is not a valid number for ${country}; it is not sent.`, fr: `Commande ${name} : le numéro « ${rawPhone} » n'est pas valide pour ${country} ; il n'est pas envoyé.` }, {
       en: "Correct the phone in the shipping address, or type it in international form (+41...) here.",
@@ -201,7 +201,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
   }
 
   // Sender, from settings.
-  const senderPhone = toE164(settings.sender.phone, settings.sender.countryCode);
+  const senderPhone = toE164(settings.sender.phone, { country: settings.sender.countryCode, zip: settings.sender.zip });
   if (!senderPhone) {
     found.add("blocking", "sender_phone_invalid", "sender.phone1", { en: `The sender phone "${settings.sender.phone}" is not a valid ${settings.sender.countryCode} number.`, fr: `Le téléphone de l'expéditeur « ${settings.sender.phone} » n'est pas un numéro ${settings.sender.countryCode} valide.` }, {
       en: "Correct the sender phone in Etiquette's Settings (international form, like +33142000000).",
