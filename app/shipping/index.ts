@@ -4,6 +4,7 @@ export * from "./map";
 export * from "./money";
 export * from "./phone";
 export * from "./problems";
+export * from "./services";
 export * from "./settings";
 export * from "./units";
 /** `<YYYYMMDD>-<counter>`; the purchase layer allocates the counter, the mapper takes the result as input. */

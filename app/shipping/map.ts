@@ -12,6 +12,7 @@ import { divideHalfUp, formatComma, toCents } from "./money";
 import { toE164 } from "./phone";
 import { hasBlocking, type Problem } from "./problems";
 import type { Box, CarrierChoice, ShippingSettings } from "./settings";
+import { isOffered, serviceNotOfferedProblem, type OfferedService } from "./services";
 import { toGrams } from "./units";
 
 export interface DraftLine {
@@ -54,6 +55,11 @@ export interface MapInput {
   wholeOrder?: boolean;
   boxName?: string;
   carrier?: CarrierChoice;
+  /**
+   * What the label service's carrier-service lookup lists for the destination country. When given, a carrier choice
+   * (the zone's default or the merchant's) outside it blocks before purchase; unknown (lookup failed) checks nothing.
+   */
+  offeredServices?: readonly OfferedService[];
 }
 
 /** Country codes whose postcodes are written in capitals (letters in them). */
@@ -89,8 +95,8 @@ class Collector {
   readonly problems: Problem[] = [];
   constructor(private readonly orderName: string) {}
 
-  add(severity: Problem["severity"], code: string, path: string, message: Problem["message"], fix: Problem["fix"]): void {
-    this.problems.push({ code, path, orderName: this.orderName, severity, message, fix });
+  add(severity: Problem["severity"], code: string, path: string, message: Problem["message"], fix: Problem["fix"], params?: Problem["params"]): void {
+    this.problems.push({ code, path, orderName: this.orderName, severity, message, fix, ...(params ? { params } : {}) });
   }
 }
 
@@ -221,7 +227,13 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
   }
   const origin = { country: settings.sender.countryCode, zip: settings.sender.zip };
   const destination = { country: country || settings.sender.countryCode, zip };
-  const carrier = input.carrier ?? settings.carriers[destinationZone(origin, destination)];
+  const zone = destinationZone(origin, destination);
+  const carrier = input.carrier ?? settings.carriers[zone];
+  if (country && input.offeredServices && !isOffered(carrier, input.offeredServices)) {
+    found.problems.push(
+      serviceNotOfferedProblem({ orderName: name, choice: carrier, country, offered: input.offeredServices, ...(input.carrier ? {} : { zone }) }),
+    );
+  }
   const customs = country ? customsRequired(origin, destination) : false;
 
   // Lines of the chosen fulfillment order.
