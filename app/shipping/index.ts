@@ -1,3 +1,5 @@
+export * from "./address";
+export * from "./address-problems";
 export * from "./customs";
 export * from "./fulfillment-orders";
 export * from "./map";

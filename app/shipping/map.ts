@@ -6,13 +6,15 @@ import { z } from "zod";
 import type { Cn23Product, LabelRequest } from "../label-service/contract";
 import { CARRIERS_REQUIRING_DIMENSIONS, labelRequestSchema } from "../label-service/contract";
 import type { OrderForLabel, OrderLineItem } from "../shopify/operations/order-for-label";
+import { checkPostcode, isKnownCountry } from "./address";
+import { recipientAddressProblems } from "./address-problems";
 import { customsRequired, destinationZone } from "./customs";
 import { isParcelFulfillmentOrder } from "./fulfillment-orders";
 import { divideHalfUp, formatComma, toCents } from "./money";
 import { toE164 } from "./phone";
 import { hasBlocking, type Problem } from "./problems";
 import type { Box, CarrierChoice, ShippingSettings } from "./settings";
-import { isOffered, serviceNotOfferedProblem, type OfferedService } from "./services";
+import { countryName, isOffered, serviceNotOfferedProblem, type OfferedService } from "./services";
 import { toGrams } from "./units";
 
 export interface DraftLine {
@@ -69,9 +71,6 @@ function normaliseZip(zip: string, country: string): string {
   const trimmed = zip.trim().replace(/\s+/g, " ");
   return UPPERCASE_ZIP.has(country) ? trimmed.toUpperCase() : trimmed;
 }
-
-/** Countries without postcodes, where an empty zip is normal. */
-const NO_POSTCODE = new Set(["HK", "AE", "QA", "BS", "JM", "PA", "AO", "AG", "BZ", "BO", "FJ", "GH", "MO", "TT", "UG", "ZW"]);
 
 /** Two-word split of a full name: everything but the last word is the first name. */
 export function splitName(name: string): { firstname: string; lastname: string } {
@@ -178,12 +177,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     });
   }
   const zip = normaliseZip(address?.zip ?? "", country);
-  if (address && country && !zip && !NO_POSTCODE.has(country)) {
-    found.add("blocking", "zip_missing", "recipient.zip", { en: `Order ${name}: the shipping address has no postcode.`, fr: `Commande ${name} : l'adresse de livraison n'a pas de code postal.` }, {
-      en: "Add the postcode to the shipping address in Shopify, or type it in the recipient form here.",
-      fr: "Ajoutez le code postal à l'adresse de livraison dans Shopify, ou saisissez-le ici dans le formulaire destinataire.",
-    });
-  }
+  if (address && country) found.problems.push(...recipientAddressProblems({ orderName: name, country, zip, city: address.city ?? "" }));
   const email = order.email?.trim() ?? "";
   if (!email) {
     found.add("blocking", "email_missing", "recipient.email", { en: `Order ${name} has no customer e-mail.`, fr: `La commande ${name} n'a pas d'e-mail client.` }, {
@@ -206,7 +200,19 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     });
   }
 
-  // Sender, from settings.
+  // Sender, from settings (saved before Settings checked them, they may still be wrong).
+  const sender = settings.sender;
+  if (!isKnownCountry(sender.countryCode)) {
+    found.add("blocking", "sender_country_unknown", "sender.country", { en: `The sender country "${sender.countryCode}" is not a country code carriers know.`, fr: `Le pays de l'expéditeur « ${sender.countryCode} » n'est pas un code pays connu des transporteurs.` }, {
+      en: "Correct the sender's country code in Etiquette's Settings > Shipping (two letters, like FR).",
+      fr: "Corrigez le code pays de l'expéditeur dans Paramètres > Expédition d'Etiquette (deux lettres, par exemple FR).",
+    }, { value: sender.countryCode });
+  } else if (checkPostcode(sender.zip, { country: sender.countryCode, city: sender.city }) !== "ok") {
+    found.add("blocking", "sender_zip_invalid", "sender.zip", { en: `The sender postcode "${sender.zip}" is not a valid postcode of ${countryName(sender.countryCode, "en")}.`, fr: `Le code postal de l'expéditeur « ${sender.zip} » n'est pas un code postal valide de ${countryName(sender.countryCode, "fr")}.` }, {
+      en: "Correct the sender's postcode in Etiquette's Settings > Shipping.",
+      fr: "Corrigez le code postal de l'expéditeur dans Paramètres > Expédition d'Etiquette.",
+    }, { value: sender.zip, country: sender.countryCode });
+  }
   const senderPhone = toE164(settings.sender.phone, { country: settings.sender.countryCode, zip: settings.sender.zip });
   if (!senderPhone) {
     found.add("blocking", "sender_phone_invalid", "sender.phone1", { en: `The sender phone "${settings.sender.phone}" is not a valid ${settings.sender.countryCode} number.`, fr: `Le téléphone de l'expéditeur « ${settings.sender.phone} » n'est pas un numéro ${settings.sender.countryCode} valide.` }, {
