@@ -212,6 +212,23 @@ export const en = {
   "settings.shipping.notifyCustomer": "Notify the customer when the fulfillment is created",
   "settings.shipping.save": "Save shipping settings",
   "settings.shipping.fieldInvalid": "Check this value ({detail}).",
+  "nav.privacy": "Customer data requests",
+  "privacy.title": "Customer data requests",
+  "privacy.intro":
+    "When a customer asks a store for their data, Shopify forwards the request here. Hand each export to the customer within 30 days, then mark it as handed over.",
+  "privacy.empty": "No customer has asked for their data.",
+  "privacy.request.heading": "Request received on {date}",
+  "privacy.request.customer": "Shopify customer {customer}",
+  "privacy.request.unknownCustomer": "Customer not named by Shopify",
+  "privacy.request.summary": "{orders} orders named, {records} stored records found (labels and purchase attempts).",
+  "privacy.status.pending": "To hand over",
+  "privacy.status.handedOver": "Handed over on {date}",
+  "privacy.action.show": "Show the data",
+  "privacy.action.download": "Download the export (JSON)",
+  "privacy.action.handedOver": "Mark as handed over",
+  "privacy.export.heading": "What Etiquette holds for this request",
+  "privacy.export.help": "The label requests as sent to the label service (recipient, parcel, customs lines) and every purchase attempt, for the orders named in the request.",
+  "privacy.error.notFound": "This request does not exist for this shop. Open it again from the list.",
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -426,6 +443,23 @@ export const fr: Record<MessageKey, string> = {
   "settings.shipping.notifyCustomer": "Prévenir le client à la création du traitement",
   "settings.shipping.save": "Enregistrer les paramètres d'expédition",
   "settings.shipping.fieldInvalid": "Vérifiez cette valeur ({detail}).",
+  "nav.privacy": "Demandes de données clients",
+  "privacy.title": "Demandes de données clients",
+  "privacy.intro":
+    "Quand un client demande ses données à la boutique, Shopify transmet la demande ici. Remettez chaque export au client sous 30 jours, puis marquez-le comme remis.",
+  "privacy.empty": "Aucun client n'a demandé ses données.",
+  "privacy.request.heading": "Demande reçue le {date}",
+  "privacy.request.customer": "Client Shopify {customer}",
+  "privacy.request.unknownCustomer": "Client non précisé par Shopify",
+  "privacy.request.summary": "{orders} commandes citées, {records} enregistrements trouvés (étiquettes et tentatives d'achat).",
+  "privacy.status.pending": "À remettre",
+  "privacy.status.handedOver": "Remis le {date}",
+  "privacy.action.show": "Afficher les données",
+  "privacy.action.download": "Télécharger l'export (JSON)",
+  "privacy.action.handedOver": "Marquer comme remis",
+  "privacy.export.heading": "Ce qu'Etiquette conserve pour cette demande",
+  "privacy.export.help": "Les demandes d'étiquette telles qu'envoyées au service (destinataire, colis, lignes douanières) et chaque tentative d'achat, pour les commandes citées dans la demande.",
+  "privacy.error.notFound": "Cette demande n'existe pas pour cette boutique. Rouvrez-la depuis la liste.",
 };
 
 export const MESSAGES = { en, fr } as const;

@@ -4,12 +4,13 @@
  * and call `handleWebhook` with what the check returned: the shop here is one the signed body named.
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import { recordDataRequest } from "../privacy/data-request.server";
 import { deleteShopData, redactCustomerOrders } from "../privacy/redact.server";
 import { scopesUpdateOnly, type SignedDelivery } from "./signed-delivery";
 
 export { normaliseTopic, type WebhookTopic } from "./signed-delivery";
 
-async function apply(db: PrismaClient, delivery: SignedDelivery): Promise<void> {
+async function apply(db: PrismaClient, delivery: SignedDelivery, webhookId: string): Promise<void> {
   const { shop } = delivery;
   switch (delivery.topic) {
     case "APP_UNINSTALLED":
@@ -24,11 +25,12 @@ async function apply(db: PrismaClient, delivery: SignedDelivery): Promise<void> 
       }
       return;
     }
-    case "CUSTOMERS_DATA_REQUEST":
-      // The only customer data we hold are shipping details inside label request snapshots, which the merchant
-      // can already see on the order. Nothing to send; the request is acknowledged and logged (no personal data).
-      console.info(`customers/data_request received for ${shop}`);
+    case "CUSTOMERS_DATA_REQUEST": {
+      // Recorded (ids only); the merchant opens the export in the app (Customer data requests) and hands it over.
+      const id = await recordDataRequest(db, shop, delivery.payload, webhookId);
+      console.info(`customers/data_request recorded for ${shop} as ${id}: the export waits in the app`);
       return;
+    }
     case "CUSTOMERS_REDACT":
       await redactCustomerOrders(
         db,
@@ -53,7 +55,7 @@ export async function handleWebhook(
 ): Promise<"handled" | "duplicate"> {
   const seen = await db.webhookDelivery.findUnique({ where: { webhookId } });
   if (seen) return "duplicate";
-  await apply(db, delivery);
+  await apply(db, delivery, webhookId);
   await db.webhookDelivery.upsert({
     where: { webhookId },
     create: { webhookId, shop: delivery.shop, topic: delivery.topic },

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabaseUrl } from "../../test/helpers/test-db";
 import { appTestEnv } from "../../test/helpers/app-env";
 import type { PrismaClient } from "../generated/prisma/client";
+import { customerDataExport, listDataRequests } from "../privacy/data-request.server";
 
 const SHOP = "webhook-shop.myshopify.com";
 const OTHER_SHOP = "other-shop.myshopify.com";
@@ -119,6 +120,7 @@ beforeEach(async () => {
     await db.session.deleteMany({ where: { shop } });
   }
   await db.webhookDelivery.deleteMany();
+  await db.customerDataRequest.deleteMany();
   await seedShop(SHOP);
   await seedShop(OTHER_SHOP);
 });
@@ -199,8 +201,19 @@ describe("what each webhook does", () => {
     expect(other.requestSnapshotJson).toContain("Zoé");
   });
 
+  it("customers/data_request records the request, whose export holds the order's stored label data", async () => {
+    expect(await call("customers.data_request", webhookRequest("customers.data_request", payloadFor("customers.data_request", SHOP)))).toBe(200);
+    const [request] = await listDataRequests(db, SHOP);
+    expect(request).toMatchObject({ shopifyRequestId: "9999", customerId: "191167", recordsFound: 1, handedOverAt: null });
+    const exported = await customerDataExport(db, SHOP, request!.id);
+    expect(exported?.labels[0]).toMatchObject({ orderName: "#1001", trackingNumber: "1234567890", requestAsSent: { recipient: { firstname: "Zoé" } } });
+    expect(await listDataRequests(db, OTHER_SHOP)).toEqual([]);
+  });
+
   it("shop/redact deletes everything stored for the shop", async () => {
+    await call("customers.data_request", webhookRequest("customers.data_request", payloadFor("customers.data_request", SHOP)));
     await call("shop.redact", webhookRequest("shop.redact", payloadFor("shop.redact", SHOP)));
+    expect(await db.customerDataRequest.count({ where: { shop: SHOP } })).toBe(0);
     expect(await db.label.count({ where: { shop: SHOP } })).toBe(0);
     expect(await db.shopSettings.count({ where: { shop: SHOP } })).toBe(0);
     expect(await db.session.count({ where: { shop: SHOP } })).toBe(0);
