@@ -63,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop, session } = await requireAdmin(request);
+  const { shop, staffUserId } = await requireAdmin(request);
   const form = await request.formData();
   if (form.get("intent") === "saveShipping") {
     const fields = Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
@@ -75,13 +75,12 @@ export async function action({ request }: ActionFunctionArgs) {
     await saveShippingSettings(db, shop, parsed.settings);
     return { intent: "saveShipping", ok: true as const, messageKey: "settings.saved" as const };
   }
-  const userLabel = session.onlineAccessInfo?.associated_user.email ?? session.id;
   return handleSettingsAction(
     {
       db,
       box: appSecretBox(),
       shop,
-      userLabel,
+      staffUserId,
       productionConfigured: Boolean(config().LABEL_SERVICE_PRODUCTION_URL),
       testConnection: (environment, credentials) => testLabelServiceConnection(shop, environment, credentials),
     },

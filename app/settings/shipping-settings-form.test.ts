@@ -45,7 +45,7 @@ describe("shipping settings form", () => {
     const settings = senderFromShop(defaultShippingSettings, {
       name: "Maison Étiquette",
       email: "boutique@example.fr",
-      billingAddress: { company: null, address1: "24 rue du Faubourg", address2: null, city: "Paris", zip: "75012", countryCodeV2: "FR", phone: "+33 1 43 00 00 00" },
+      shopAddress: { company: null, address1: "24 rue du Faubourg", address2: null, city: "Paris", zip: "75012", countryCodeV2: "FR", phone: "+33 1 43 00 00 00" },
     });
     expect(settings.sender).toMatchObject({ company: "Maison Étiquette", address1: "24 rue du Faubourg", zip: "75012", email: "boutique@example.fr" });
   });

@@ -50,7 +50,7 @@ export function settingsToFields(settings: ShippingSettings): Record<string, str
 
 /** A first sender address from the shop's own address, for a shop that has not saved settings yet. */
 export function senderFromShop(settings: ShippingSettings, shop: ShopAddress): ShippingSettings {
-  const address = shop.billingAddress;
+  const address = shop.shopAddress;
   return {
     ...settings,
     sender: {

@@ -309,6 +309,19 @@ describe("the sandbox over HTTP", () => {
     });
   });
 
+  it("answers 413 to a body over 5 MB, with or without a token, and keeps serving", async () => {
+    const huge = JSON.stringify({ email: "x".repeat(6_000_000) });
+    const anonymous = await fetch(`${sandbox.url}/authenticate`, { method: "POST", headers: { "content-type": "application/json" }, body: huge });
+    expect(anonymous.status).toBe(413);
+    expect(await anonymous.json()).toEqual({ error: "requête trop volumineuse" });
+    const noToken = await fetch(`${sandbox.url}/labels/generate_label`, { method: "POST", headers: { "content-type": "application/json" }, body: huge });
+    expect(noToken.status).toBe(401);
+    const withToken = await generate({ ...guideExample(), description: "x".repeat(6_000_000) });
+    expect(withToken.status).toBe(413);
+    expect((await fetch(`${sandbox.url}/labels?page=1`, { headers: { authorization: `Bearer ${await token()}` } })).status).toBe(200);
+    expect((await generate(guideExample())).status).toBe(200);
+  });
+
   it("keeps labels in its data file across a restart", async () => {
     await generate(guideExample({ custom_reference: "20261122-900" }));
     const file = path.join(dir, "data.json");
