@@ -3,7 +3,7 @@
  * any console error or warning, hydration message, uncaught page error, failed request or HTTP error answer is a
  * problem, and `expectClean()` fails the journey with the list. Each step leaves a screenshot in .cache/e2e/.
  */
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { ARTEFACT_DIR } from "./demo";
@@ -90,6 +90,9 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
     step,
     problems,
     allowHttpError: (urlPart, status) => allowed.push({ urlPart, status }),
-    close: () => context.close(),
+    close: async () => {
+      writeFileSync(path.join(folder, "problems.txt"), problems.map((problem) => `${problem}\n`).join(""));
+      await context.close();
+    },
   };
 }
