@@ -15,7 +15,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { launchChromium, openJourney, type Journey } from "./browser";
 import { root } from "./demo";
 import { inspectLabelPdf } from "./pdf";
-import { searchOrder, settled, tabTo, trackingNumber, words, type Lang } from "./steps";
+import { searchOrder, settled, submit, tabTo, trackingNumber, words, type Lang } from "./steps";
 
 const demo = inject("demo");
 const SCREENSHOTS = path.join(root, "docs/screenshots");
@@ -129,7 +129,7 @@ describe.each(CASES)("in $locale ($timezoneId)", ({ lang, locale, timezoneId, or
     await journey.step("cn23-lines");
     if (readme) await saveScreenshot(page, "order-cn23.png");
 
-    await page.getByRole("button", { name: t("order.create"), exact: true }).click();
+    await submit(page, () => page.getByRole("button", { name: t("order.create"), exact: true }).click());
     const tracking = await trackingNumber(page, lang);
     await settled(page);
     await journey.step("label-created");
@@ -158,7 +158,7 @@ describe.each(CASES)("in $locale ($timezoneId)", ({ lang, locale, timezoneId, or
     await page.getByLabel(t("order.cn23.hsCode")).nth(missing).fill("121190");
     await journey.step("hs-code-typed");
 
-    await page.getByRole("button", { name: t("order.create"), exact: true }).click();
+    await submit(page, () => page.getByRole("button", { name: t("order.create"), exact: true }).click());
     const tracking = await trackingNumber(page, lang);
     await settled(page);
     await journey.step("label-bought");
@@ -195,7 +195,7 @@ describe("journey 1 with the keyboard alone", () => {
 
     await tabTo(page, page.getByRole("button", { name: t("order.create"), exact: true }));
     await journey.step("create-label-focused");
-    await page.keyboard.press("Enter");
+    await submit(page, () => page.keyboard.press("Enter"));
     const tracking = await trackingNumber(page, lang);
     await settled(page);
     await journey.step("label-created");

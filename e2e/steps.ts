@@ -10,9 +10,20 @@ export function words(lang: Lang) {
     MESSAGES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
-/** The page settled: no navigation or request under way. */
+/** The page settled after loading: no request under way (only meaningful after a document load). */
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
+}
+
+/**
+ * Submits a form with its button (clicked, or Enter on it with the keyboard) and waits for the app's answer: the
+ * action's POST answered, then no button still loading (Remix has revalidated and rendered the result).
+ */
+export async function submit(page: Page, press: () => Promise<void>): Promise<void> {
+  const answered = page.waitForResponse((response) => response.request().method() === "POST", { timeout: 60_000 });
+  await press();
+  await answered;
+  await page.waitForFunction(() => document.querySelector(".Polaris-Button--loading") === null, undefined, { timeout: 60_000 });
 }
 
 /** The orders list, searched for one order by its name, as a merchant types it. */
