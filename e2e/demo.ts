@@ -85,7 +85,7 @@ export async function startDemo({ timeoutMs = 240_000 } = {}): Promise<RunningDe
     if (child.exitCode === null) child.kill("SIGINT");
     const code = await Promise.race([
       exited,
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000)),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000).unref()),
     ]);
     if (child.exitCode === null) child.kill("SIGKILL");
     rmSync(dataDir, { recursive: true, force: true });
@@ -99,10 +99,10 @@ export async function startDemo({ timeoutMs = 240_000 } = {}): Promise<RunningDe
           clearInterval(check);
           resolve(true);
         }
-      }, 200);
+      }, 200).unref();
     }),
     exited.then(() => false),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs)),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref()),
   ]);
   if (!ready) {
     await stop();
