@@ -47,6 +47,8 @@ async function openLabelFile(journey: Journey, lang: Lang, city: string, open: (
   const link = page.getByRole("link", { name: t("order.label.open") });
   const href = await link.getAttribute("href");
   expect(href).toMatch(/^https?:\/\//);
+  // Its answer is checked below (200, application/pdf); the tab then hands the file to Chromium's PDF handling.
+  journey.allowHandedOverFile(href!);
   const opened = context.waitForEvent("page");
   const answered = context.waitForEvent("response", (response) => response.url() === href);
   await open(link);

@@ -34,6 +34,11 @@ export interface Journey {
   problems: string[];
   /** Lets one expected HTTP error answer through (e.g. the unknown order's 404), by URL part and status. */
   allowHttpError: (urlPart: string, status: number) => void;
+  /**
+   * A file the browser takes over once its answer arrived (headless Chromium turns a PDF tab into a download, which
+   * ends that navigation with net::ERR_ABORTED). Only for a URL whose answer the step checks itself.
+   */
+  allowHandedOverFile: (url: string) => void;
   close: () => Promise<void>;
 }
 
@@ -48,6 +53,7 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
   });
   const problems: string[] = [];
   const allowed: { urlPart: string; status: number }[] = [];
+  const handedOver = new Set<string>();
   const watch = (page: Page) => {
     page.on("console", (message) => {
       // The first lines say what it is; React's component stack after them would drown the report.
@@ -62,9 +68,11 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
       }
     });
     page.on("pageerror", (error) => problems.push(`uncaught page error: ${error.message}`));
-    page.on("requestfailed", (request) =>
-      problems.push(`failed request: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? "?"})`),
-    );
+    page.on("requestfailed", (request) => {
+      const errorText = request.failure()?.errorText ?? "?";
+      if (handedOver.has(request.url()) && errorText === "net::ERR_ABORTED") return;
+      problems.push(`failed request: ${request.method()} ${request.url()} (${errorText})`);
+    });
     page.on("response", (response) => {
       if (response.status() < 400) return;
       if (allowed.some((entry) => entry.status === response.status() && response.url().includes(entry.urlPart))) return;
@@ -90,6 +98,7 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
     step,
     problems,
     allowHttpError: (urlPart, status) => allowed.push({ urlPart, status }),
+    allowHandedOverFile: (url) => handedOver.add(url),
     close: async () => {
       writeFileSync(path.join(folder, "problems.txt"), problems.map((problem) => `${problem}\n`).join(""));
       await context.close();
