@@ -62,7 +62,8 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
         // Chromium logs every HTTP error answer as a console error too; an allowed one is not a problem.
         const allowedLoad = /Failed to load resource: the server responded with a status of (\d+)/.exec(text);
         if (allowedLoad && allowed.some((entry) => entry.status === Number(allowedLoad[1]) && message.location().url.includes(entry.urlPart))) return;
-        problems.push(`console error: ${text}`);
+        // Chromium does not say which resource failed to load; its location does (e.g. the browser's own /favicon.ico).
+        problems.push(`console error: ${text}${allowedLoad ? ` (${message.location().url})` : ""}`);
       } else if (message.type() === "warning" || HYDRATION.test(text)) {
         problems.push(`console ${message.type()}: ${text}`);
       }
