@@ -2,7 +2,8 @@
  * `npm run demo [-- --reset]`: the whole app on this machine, with no accounts.
  *   1. the label sandbox (LABEL_SANDBOX_PORT, default 4010),
  *   2. the Shopify Admin emulator with the default seed (SHOPIFY_EMULATOR_PORT, default 4020),
- *   3. the app (Vite dev server, PORT, default 3000) on SQLite, in demo mode,
+ *   3. the app (Vite dev server, PORT, default 3000) on SQLite, in demo mode; Vite's live reload goes over that
+ *      same port unless HMR_PORT names its own,
  * then prints the one URL to open. Ctrl-C stops all three. Data is kept in .demo/ between runs; --reset starts over.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -39,6 +40,7 @@ const dataDir = path.resolve(root, process.env.DEMO_DATA_DIR ?? ".demo");
 const appPort = portFrom("PORT", 3000);
 const sandboxPort = portFrom("LABEL_SANDBOX_PORT", 4010);
 const emulatorPort = portFrom("SHOPIFY_EMULATOR_PORT", 4020);
+const hmrPort = process.env.HMR_PORT ? portFrom("HMR_PORT", 0) : undefined;
 
 if (reset) rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
@@ -86,7 +88,8 @@ const app: ChildProcess = spawn(
       ENCRYPTION_KEY_VERSION: "1",
       LABEL_SERVICE_STAGING_URL: sandbox.url,
       PORT: String(appPort),
-      HMR_PORT: String(portFrom("HMR_PORT", 64999)),
+      // Live reload runs over the app's own port unless HMR_PORT names one (vite.config.ts).
+      ...(hmrPort === undefined ? {} : { HMR_PORT: String(hmrPort) }),
     },
   },
 );

@@ -21,6 +21,7 @@ import { useT } from "../i18n/translate";
 import type { MessageKey } from "../i18n/messages";
 import { labelStatusByOrder, type OrderLabelStatus } from "../labels/order-status.server";
 import { fetchOrdersToShip } from "../shopify/operations/orders-to-ship";
+import { AppErrorPage } from "../components/AppErrorPage";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
@@ -173,4 +174,9 @@ export default function OrdersToShip() {
       </BlockStack>
     </Page>
   );
+}
+
+// Inside the layout: the app's frame and navigation stay, the error is said in the merchant's language.
+export function ErrorBoundary() {
+  return <AppErrorPage />;
 }

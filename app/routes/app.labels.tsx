@@ -11,6 +11,7 @@ import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/g
 import { compareWithService, labelHistory } from "../labels/history.server";
 import { getEnvironment } from "../settings/environment.server";
 import { HISTORY_STATUSES, type HistoryStatus } from "../labels/history-statuses";
+import { AppErrorPage } from "../components/AppErrorPage";
 
 const filtersSchema = z.object({
   status: z.enum(HISTORY_STATUSES).optional().catch(undefined),
@@ -252,4 +253,9 @@ export default function LabelHistory() {
       </BlockStack>
     </Page>
   );
+}
+
+// Inside the layout: the app's frame and navigation stay, the error is said in the merchant's language.
+export function ErrorBoundary() {
+  return <AppErrorPage />;
 }

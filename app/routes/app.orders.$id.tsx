@@ -29,6 +29,7 @@ import { handleOrderLabelAction } from "../labels/order-label-actions.server";
 import { readNote } from "../labels/notes";
 import { isEditableProblem, loadOrderLabel } from "../labels/order-label.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
+import { AppErrorPage } from "../components/AppErrorPage";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
@@ -530,4 +531,9 @@ export default function OrderLabel() {
       </Layout>
     </Page>
   );
+}
+
+// Inside the layout: the app's frame and navigation stay, the error is said in the merchant's language.
+export function ErrorBoundary() {
+  return <AppErrorPage />;
 }

@@ -19,6 +19,7 @@ import { labelServiceClientFor } from "../labels/gateway.server";
 import { loadShippingSettingsState, saveShippingSettings } from "../settings/shipping-settings.server";
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
 import { fetchShopAddress } from "../shopify/operations/shop-address";
+import { AppErrorPage } from "../components/AppErrorPage";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, admin } = await requireAdmin(request);
@@ -240,4 +241,9 @@ export default function Settings() {
       </Layout>
     </Page>
   );
+}
+
+// Inside the layout: the app's frame and navigation stay, the error is said in the merchant's language.
+export function ErrorBoundary() {
+  return <AppErrorPage />;
 }

@@ -1,12 +1,14 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { Link, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStylesUrl from "@shopify/polaris/build/esm/styles.css?url";
 import polarisEn from "@shopify/polaris/locales/en.json";
 import polarisFr from "@shopify/polaris/locales/fr.json";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
-import { Badge, Box, InlineStack } from "@shopify/polaris";
+import { AppProvider as PolarisProvider, Badge, Box, InlineStack } from "@shopify/polaris";
+import { AppErrorPage } from "../components/AppErrorPage";
+import type { loader as rootLoader } from "../root";
 import { requireAdmin } from "../auth.server";
 import { config } from "../config.server";
 import db from "../db.server";
@@ -68,9 +70,24 @@ export default function AppLayout() {
   );
 }
 
-// Shopify needs Remix to catch some thrown responses, so that their headers are included in the response.
+/**
+ * Errors of the layout's own loader (child routes have their own boundary, inside this frame). Shopify's
+ * authentication answers (its bounce and exit-iframe pages, a 401 asking to re-authorise) go to Shopify's boundary,
+ * which needs Remix to catch them so that their headers are included; anything else is said in the merchant's
+ * language, in the app's look, never as raw text.
+ */
 export function ErrorBoundary() {
-  return boundary.error(useRouteError());
+  const error = useRouteError();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  if (isRouteErrorResponse(error) && (error.status < 400 || error.status === 401)) return boundary.error(error);
+  const locale = root?.locale ?? "en";
+  return (
+    <PolarisProvider i18n={locale === "fr" ? polarisFr : polarisEn}>
+      <LocaleContext.Provider value={locale}>
+        <AppErrorPage />
+      </LocaleContext.Provider>
+    </PolarisProvider>
+  );
 }
 
 // Shopify's boundary keeps the parent's and this loader's headers, so the locale cookie above goes out with them

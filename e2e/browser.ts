@@ -1,0 +1,108 @@
+/**
+ * Chromium (Debian's, /usr/bin/chromium) through playwright-core, and a strict watch on every page of a journey:
+ * any console error or warning, hydration message, uncaught page error, failed request or HTTP error answer is a
+ * problem, and `expectClean()` fails the journey with the list. Each step leaves a screenshot in .cache/e2e/.
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { ARTEFACT_DIR } from "./demo";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM} (apt-get install -y chromium)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+}
+
+export interface JourneyOptions {
+  /** Folder name under .cache/e2e/ for this journey's screenshots. */
+  name: string;
+  locale?: "en-US" | "fr-FR";
+  timezoneId?: string;
+}
+
+export interface Journey {
+  context: BrowserContext;
+  page: Page;
+  /** Screenshot of the page as it is now, numbered in order: .cache/e2e/<journey>/<nn>-<step>.png */
+  step: (label: string) => Promise<string>;
+  /** Problems seen so far on any page of this journey. */
+  problems: string[];
+  /** Lets one expected HTTP error answer through (e.g. the unknown order's 404), by URL part and status. */
+  allowHttpError: (urlPart: string, status: number) => void;
+  /**
+   * A file the browser takes over once its answer arrived (headless Chromium turns a PDF tab into a download, which
+   * ends that navigation with net::ERR_ABORTED). Only for a URL whose answer the step checks itself.
+   */
+  allowHandedOverFile: (url: string) => void;
+  close: () => Promise<void>;
+}
+
+const HYDRATION = /hydrat|did not match|server rendered HTML|Text content does not match|There was an error while hydrating/i;
+
+export async function openJourney(browser: Browser, options: JourneyOptions): Promise<Journey> {
+  const locale = options.locale ?? "en-US";
+  const context = await browser.newContext({
+    locale,
+    timezoneId: options.timezoneId ?? (locale === "fr-FR" ? "Europe/Paris" : "America/New_York"),
+    viewport: { width: 1280, height: 900 },
+  });
+  const problems: string[] = [];
+  const allowed: { urlPart: string; status: number }[] = [];
+  const handedOver = new Set<string>();
+  const watch = (page: Page) => {
+    page.on("console", (message) => {
+      // The first lines say what it is; React's component stack after them would drown the report.
+      const text = message.text().split("\n").slice(0, 2).join(" ").slice(0, 400);
+      if (message.type() === "error") {
+        // Chromium logs every HTTP error answer as a console error too; an allowed one is not a problem.
+        const allowedLoad = /Failed to load resource: the server responded with a status of (\d+)/.exec(text);
+        if (allowedLoad && allowed.some((entry) => entry.status === Number(allowedLoad[1]) && message.location().url.includes(entry.urlPart))) return;
+        // Chromium does not say which resource failed to load; its location does (e.g. the browser's own /favicon.ico).
+        problems.push(`console error: ${text}${allowedLoad ? ` (${message.location().url})` : ""}`);
+      } else if (message.type() === "warning" || HYDRATION.test(text)) {
+        problems.push(`console ${message.type()}: ${text}`);
+      }
+    });
+    page.on("pageerror", (error) => problems.push(`uncaught page error: ${error.message}`));
+    page.on("requestfailed", (request) => {
+      const errorText = request.failure()?.errorText ?? "?";
+      if (handedOver.has(request.url()) && errorText === "net::ERR_ABORTED") return;
+      problems.push(`failed request: ${request.method()} ${request.url()} (${errorText})`);
+    });
+    page.on("response", (response) => {
+      if (response.status() < 400) return;
+      if (allowed.some((entry) => entry.status === response.status() && response.url().includes(entry.urlPart))) return;
+      problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+    });
+  };
+  context.on("page", watch);
+  const page = await context.newPage();
+
+  const folder = path.join(ARTEFACT_DIR, options.name);
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  let count = 0;
+  const step = async (label: string) => {
+    count += 1;
+    const file = path.join(folder, `${String(count).padStart(2, "0")}-${label.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    return file;
+  };
+  return {
+    context,
+    page,
+    step,
+    problems,
+    allowHttpError: (urlPart, status) => allowed.push({ urlPart, status }),
+    allowHandedOverFile: (url) => handedOver.add(url),
+    close: async () => {
+      writeFileSync(path.join(folder, "problems.txt"), problems.map((problem) => `${problem}\n`).join(""));
+      await context.close();
+    },
+  };
+}

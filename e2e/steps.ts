@@ -1,0 +1,61 @@
+/** Steps the journeys share: the merchant's words come from the app's own messages, in the journey's language. */
+import { expect } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { MESSAGES, type MessageKey } from "../app/i18n/messages";
+
+export type Lang = "en" | "fr";
+
+export function words(lang: Lang) {
+  return (key: MessageKey, values: Record<string, string> = {}) =>
+    MESSAGES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** The page settled after loading: no request under way (only meaningful after a document load). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState("networkidle");
+}
+
+/**
+ * Submits a form with its button (clicked, or Enter on it with the keyboard) and waits for the app's answer: the
+ * action's POST answered, then no button still loading (Remix has revalidated and rendered the result).
+ */
+export async function submit(page: Page, press: () => Promise<void>): Promise<void> {
+  const answered = page.waitForResponse((response) => response.request().method() === "POST", { timeout: 60_000 });
+  await press();
+  await answered;
+  await page.waitForFunction(() => document.querySelector(".Polaris-Button--loading") === null, undefined, { timeout: 60_000 });
+}
+
+/** The orders list, searched for one order by its name, as a merchant types it. */
+export async function searchOrder(page: Page, lang: Lang, order: string): Promise<void> {
+  const t = words(lang);
+  await page.getByLabel(t("orders.search.label")).fill(`#${order}`);
+  await page.getByLabel(t("orders.search.label")).press("Enter");
+  await expect.poll(() => page.getByRole("link", { name: `#${order}`, exact: true }).count()).toBe(1);
+  await settled(page);
+}
+
+/** The label card after a purchase: its tracking number. */
+export async function trackingNumber(page: Page, lang: Lang): Promise<string> {
+  const t = words(lang);
+  const line = page.getByText(`${t("order.label.tracking")}:`, { exact: false }).first();
+  await line.waitFor();
+  const text = (await line.textContent()) ?? "";
+  const found = /:\s*(\S+)\s*$/.exec(text.trim())?.[1];
+  if (!found) throw new Error(`no tracking number in "${text}"`);
+  return found;
+}
+
+/**
+ * Keyboard only: Tab (forward) until the target has the focus, as a merchant without a mouse would. Fails when the
+ * target cannot be reached within `max` presses (not focusable, or hidden from the tab order).
+ */
+export async function tabTo(page: Page, target: Locator, max = 250): Promise<void> {
+  const handle = await target.elementHandle();
+  if (!handle) throw new Error("tabTo: target not in the page");
+  for (let press = 0; press < max; press += 1) {
+    await page.keyboard.press("Tab");
+    if (await handle.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`tabTo: not reached with ${max} Tab presses`);
+}
