@@ -12,6 +12,7 @@ import {
   attachLabelById,
   STALE_PENDING_MS,
   type GenerateOutcome,
+  type LabelLookup,
   type LabelServicePort,
   type RemoteLabel,
 } from "./purchase.server";
@@ -47,8 +48,9 @@ function fakeService(script: Array<GenerateOutcome | "create"> = []) {
       bought.set(req.custom_reference, { ...label, custom_reference: req.custom_reference });
       return { status: "created", label: { ...label, message: "ok" } } as GenerateOutcome;
     },
-    async findLabelByReference(reference) {
-      return bought.get(reference) ?? null;
+    async lookUpLabelByReference(reference) {
+      const label = bought.get(reference);
+      return label ? { status: "found", label } : { status: "absent" };
     },
   };
   return service;
@@ -254,7 +256,7 @@ describe("a charged label is never lost track of", () => {
     expect(result.error.message).toMatch(/L1.*was bought but could not be stored.*database is locked/);
     expect((await purchaseLabel({ db, service }, input)).status).toBe("in_progress");
     // The label the service answered with is kept: stored even when the service's list does not show its reference.
-    service.findLabelByReference = async () => null;
+    service.lookUpLabelByReference = async () => ({ status: "absent" });
     const reconciled = await reconcileAttempt({ db, service, now: () => new Date(Date.now() + 10_000) }, SHOP, result.attempt.id);
     if (reconciled.status !== "created") throw new Error(JSON.stringify(reconciled));
     expect(reconciled.label).toMatchObject({ serviceLabelId: "L1", trackingNumber: "JD00001" });
@@ -342,7 +344,12 @@ describe("attaching a label found in the service's list", () => {
     return db.purchaseAttempt.update({ where: { id: first.attempt.id }, data: { status: "NEEDS_REVIEW", nextReconcileAt: null } });
   }
   function listing(labels: RemoteLabel[]) {
-    return { findLabelById: async (id: string) => labels.find((label) => label.id === id) ?? null };
+    return {
+      lookUpLabelById: async (id: string): Promise<LabelLookup> => {
+        const label = labels.find((listed) => listed.id === id);
+        return label ? { status: "found", label } : { status: "absent" };
+      },
+    };
   }
 
   it("stores the label by its id, without buying, when the service lists it without a reference", async () => {

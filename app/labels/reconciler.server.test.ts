@@ -20,8 +20,9 @@ describe("background reconciliation", () => {
         listed.set(req.custom_reference, { id: "L1", reference: "1234567890", label_url: "https://s/l.pdf", tracking_url: "https://s/t", custom_reference: req.custom_reference });
         return { status: "unknown", error: { message: "socket hang up" } };
       },
-      async findLabelByReference(reference) {
-        return listed.get(reference) ?? null;
+      async lookUpLabelByReference(reference) {
+        const label = listed.get(reference);
+        return label ? { status: "found", label } : { status: "absent" };
       },
     };
     const first = await purchaseLabel({ db, service }, { shop: "a.myshopify.com", environment: "staging", orderId: "gid://shopify/Order/1", orderName: "#1", buildRequest: request });
@@ -48,7 +49,7 @@ describe("background reconciliation", () => {
   it("an attempt whose shop has no usable client still backs off to needs review, never loops every pass", async () => {
     const service: LabelServicePort = {
       generateLabel: async () => ({ status: "unknown", error: { message: "timeout" } }),
-      findLabelByReference: async () => null,
+      lookUpLabelByReference: async () => ({ status: "absent" }),
     };
     const first = await purchaseLabel({ db, service }, { shop: "c.myshopify.com", environment: "production", orderId: "gid://shopify/Order/3", orderName: "#3", buildRequest: request });
     if (first.status !== "unknown") throw new Error("expected unknown");
@@ -83,7 +84,7 @@ describe("background reconciliation", () => {
         return { data: { metafieldsSet: { metafields: [{ id: "gid://shopify/Metafield/1" }], userErrors: [] } } };
       },
     });
-    const service: LabelServicePort = { generateLabel: async () => ({ status: "unknown", error: { message: "unused" } }), findLabelByReference: async () => null };
+    const service: LabelServicePort = { generateLabel: async () => ({ status: "unknown", error: { message: "unused" } }), lookUpLabelByReference: async () => ({ status: "absent" }) };
     const later = () => new Date(Date.now() + 5 * 60_000);
     const deps = { db, serviceFor: async () => service, adminFor: async () => admin, notifyCustomerFor: async () => true, now: later };
     expect(await runDueReconciliations(deps)).toMatchObject({ [label.id]: "summary written" });

@@ -59,7 +59,7 @@ function unavailable(error: unknown): LabelServicePort {
   const reason = `no label-service client: ${error instanceof Error ? error.message : String(error)}`;
   return {
     generateLabel: () => Promise.reject(new Error(reason)),
-    findLabelByReference: () => Promise.reject(new Error(reason)),
+    lookUpLabelByReference: () => Promise.reject(new Error(reason)),
   };
 }
 

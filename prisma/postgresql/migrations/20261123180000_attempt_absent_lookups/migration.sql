@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "PurchaseAttempt" ADD COLUMN     "absentLookups" INTEGER NOT NULL DEFAULT 0;
+
