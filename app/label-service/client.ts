@@ -40,6 +40,7 @@ import {
 } from "./mapping";
 import {
   authError,
+  freshTokenRefusedError,
   localValidationError,
   networkError,
   protocolError,
@@ -387,12 +388,8 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     if (replay.status !== 401) return replay;
     dropToken(second);
     const body = clean(replay.text);
-    throw authError(
-      ctx(operation, reference),
-      401,
-      body,
-      extractServiceMessage(body).text ?? "a freshly issued token was refused too",
-    );
+    // Authentication itself succeeded (getToken just got a token): not a matter of e-mail and password.
+    throw freshTokenRefusedError(ctx(operation, reference), body, extractServiceMessage(body).text);
   }
 
   /** Errors for a non-2xx answer of a read call (401 and 429 are handled before). */
