@@ -9,7 +9,7 @@ import type { Problem } from "../shipping/problems";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { getEnvironment } from "../settings/environment.server";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "./gateway.server";
-import { canRelease, type LabelServicePort } from "./purchase.server";
+import { absenceProven, canRelease, type LabelServicePort } from "./purchase.server";
 import { attachNow, createLabelForOrder, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
 
 /** The service's refusal in the merchant's language (the client gives English and French). */
@@ -91,7 +91,7 @@ export async function handleOrderLabelAction(
       : {
           tone: "warning",
           notice: {
-            key: canRelease(result.attempt) ? "order.attempt.absent" : result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending",
+            key: canRelease(result.attempt) && absenceProven(result.attempt) ? "order.attempt.absent" : result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending",
             values: { reference: result.attempt.customReference },
           },
         };

@@ -10,6 +10,7 @@ import {
   releaseReviewedAttempt,
   dueReconciliations,
   attachLabelById,
+  canRelease,
   STALE_PENDING_MS,
   type GenerateOutcome,
   type LabelLookup,
@@ -384,5 +385,80 @@ describe("attaching a label found in the service's list", () => {
     expect(await reason("R3")).toBe("created");
     expect(await reason("R3")).toMatchObject({ message: expect.stringContaining("not waiting for review") });
     await expect(attachLabelById({ db, service }, "other.myshopify.com", attempt.id, "R3")).rejects.toThrow(/no purchase attempt/);
+  });
+});
+
+describe("releasing the order ('No label was bought')", () => {
+  async function unknownAttempt(lookups: LabelLookup[]) {
+    const service = fakeService([{ status: "unknown", error: { message: "HTTP 503" } }]);
+    service.lookUpLabelByReference = async () => lookups.shift() ?? { status: "absent" };
+    const first = await purchaseLabel({ db, service }, input);
+    if (first.status !== "unknown") throw new Error("expected unknown");
+    return { service, attempt: first.attempt };
+  }
+  const later = (ms: number) => () => new Date(Date.now() + ms);
+
+  it("is possible once two lookups after the call read the list back to the attempt's time and found nothing", async () => {
+    const { service, attempt } = await unknownAttempt([{ status: "absent" }, { status: "absent" }]);
+    const once = await reconcileAttempt({ db, service }, SHOP, attempt.id);
+    if (once.status !== "pending") throw new Error(JSON.stringify(once));
+    expect(canRelease(once.attempt)).toBe(false);
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
+    const twice = await reconcileAttempt({ db, service, now: later(10_000) }, SHOP, attempt.id);
+    if (twice.status !== "pending") throw new Error(JSON.stringify(twice));
+    expect(twice.attempt).toMatchObject({ status: "UNKNOWN", absentLookups: 2, lastLookup: "absent" });
+    expect(canRelease(twice.attempt)).toBe(true);
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toMatchObject({ status: "REJECTED", orderSlot: null });
+  });
+
+  it("is never possible while a lookup was stopped by the page cap, even after review; a later complete pair allows it", async () => {
+    const capped: LabelLookup = { status: "incomplete", reason: "page_cap", pagesRead: 500 };
+    const { service, attempt } = await unknownAttempt([{ status: "absent" }, capped, capped, capped, capped, capped]);
+    let clock = new Date();
+    const now = () => clock;
+    let result = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    while (result.status === "pending") {
+      clock = new Date(result.attempt.nextReconcileAt!.getTime());
+      result = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    }
+    if (result.status !== "needs_review") throw new Error(JSON.stringify(result));
+    expect(result.attempt).toMatchObject({ absentLookups: 0, lastLookup: "page_cap" });
+    expect(JSON.parse(result.attempt.errorJson ?? "{}")).toMatchObject({ message: expect.stringContaining("500 pages"), messageFr: expect.stringContaining("500 pages") });
+    expect(canRelease(result.attempt)).toBe(false);
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
+    // "Check again" twice, each reading the whole span now.
+    await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    const checked = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    if (checked.status !== "needs_review") throw new Error(JSON.stringify(checked));
+    expect(canRelease(checked.attempt)).toBe(true);
+  });
+
+  it("with a service that lists no references, is left to the merchant only after review, once the list was read that far", async () => {
+    const unreferenced: LabelLookup = { status: "incomplete", reason: "unreferenced" };
+    const { service, attempt } = await unknownAttempt(Array.from({ length: 6 }, () => unreferenced));
+    let clock = new Date();
+    const now = () => clock;
+    let result = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    expect(result.status === "pending" && canRelease(result.attempt)).toBe(false);
+    while (result.status === "pending") {
+      clock = new Date(result.attempt.nextReconcileAt!.getTime());
+      result = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    }
+    if (result.status !== "needs_review") throw new Error(JSON.stringify(result));
+    expect(result.attempt).toMatchObject({ absentLookups: 0, lastLookup: "unreferenced" });
+    expect(canRelease(result.attempt)).toBe(true);
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toMatchObject({ status: "REJECTED" });
+  });
+
+  it("is never possible when the lookup failed (the service's list could not be read)", async () => {
+    const { service, attempt } = await unknownAttempt([]);
+    service.lookUpLabelByReference = async () => {
+      throw Object.assign(new Error("HTTP 503 while listing labels"), { messageFr: "HTTP 503 pendant la lecture de la liste" });
+    };
+    const first = await reconcileAttempt({ db, service }, SHOP, attempt.id);
+    const second = await reconcileAttempt({ db, service, now: later(10_000) }, SHOP, attempt.id);
+    if (first.status !== "pending" || second.status !== "pending") throw new Error("expected pending");
+    expect(second.attempt).toMatchObject({ absentLookups: 0, lastLookup: "failed" });
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
   });
 });

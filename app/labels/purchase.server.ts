@@ -147,16 +147,25 @@ function isUnsettled(attempt: PurchaseAttempt, now: Date, timings: ReconcileTimi
   return attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now.getTime() - timings.staleAfterMs;
 }
 
+/** What the latest lookup of an attempt established (PurchaseAttempt.lastLookup). */
+export type LastLookup = "found" | "absent" | "unreferenced" | "page_cap" | "failed";
+
+type ReleaseView = Pick<PurchaseAttempt, "status" | "labelId" | "absentLookups" | "lastLookup">;
+
+/** Two lookups after the call read the list back to the attempt's time and found no label with its reference. */
+export function absenceProven(attempt: Pick<PurchaseAttempt, "absentLookups">): boolean {
+  return attempt.absentLookups >= ABSENT_LOOKUPS_BEFORE_RELEASE;
+}
+
 /**
- * The merchant may release the order ("No label was bought") only when lookups after the call proved the service
- * lists no label for it: never while the list has not been read back to the attempt's own time.
+ * The merchant may release the order ("No label was bought") only when lookups after the call read the service's list
+ * back to the attempt's own time: never while it has not been read that far. Either absence is proven, or the attempt
+ * needs review after its full backoff and the list, read that far, lists labels without a reference (a service that
+ * does not show references): then only the merchant's own check of the service's dashboard can settle it.
  */
-export function canRelease(attempt: Pick<PurchaseAttempt, "status" | "labelId" | "absentLookups">): boolean {
-  return (
-    attempt.labelId === null &&
-    (attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW") &&
-    attempt.absentLookups >= ABSENT_LOOKUPS_BEFORE_RELEASE
-  );
+export function canRelease(attempt: ReleaseView): boolean {
+  if (attempt.labelId !== null || (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW")) return false;
+  return absenceProven(attempt) || (attempt.status === "NEEDS_REVIEW" && attempt.lastLookup === "unreferenced");
 }
 
 /** How far back a lookup for this attempt reads the service's list. */
@@ -362,7 +371,7 @@ function knownServiceLabel(attempt: PurchaseAttempt): (RemoteLabel & { id: strin
 async function recordStep(
   db: PrismaClient,
   attempt: PurchaseAttempt,
-  data: { status: string; reconcileCount: number; absentLookups: number; nextReconcileAt: Date | null; errorJson?: string },
+  data: { status: string; reconcileCount: number; absentLookups: number; lastLookup: LastLookup; nextReconcileAt: Date | null; errorJson?: string },
 ): Promise<ReconcileResult> {
   const written = await db.purchaseAttempt.updateMany({ where: { id: attempt.id, status: attempt.status, labelId: null }, data });
   const fresh = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id }, include: { label: true } });
@@ -430,6 +439,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   const tries = attempt.reconcileCount + 1;
   // Only a lookup that read back to the attempt's time and found nothing counts towards releasing the order.
   const absentLookups = lookup?.status === "absent" ? attempt.absentLookups + 1 : 0;
+  const lastLookup: LastLookup = !lookup ? "failed" : lookup.status === "incomplete" ? lookup.reason : lookup.status;
   const nextDelay = timings.backoffMs[tries];
   const outcomeNote: Note | undefined =
     lookupError ?? (lookup?.status === "incomplete" ? incompleteNote(lookup) : lookup?.status === "absent" ? ABSENT_NOTE : undefined);
@@ -447,6 +457,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
       status: "NEEDS_REVIEW",
       reconcileCount: tries,
       absentLookups,
+      lastLookup,
       nextReconcileAt: null,
       errorJson: JSON.stringify({ ...note, ...keep }),
     });
@@ -460,6 +471,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
     status: "UNKNOWN",
     reconcileCount: tries,
     absentLookups,
+    lastLookup,
     nextReconcileAt: new Date(now().getTime() + nextDelay),
     ...(pendingNote ? { errorJson: JSON.stringify({ ...pendingNote, ...keep }) } : {}),
   });
@@ -571,7 +583,15 @@ export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20
 export async function releaseReviewedAttempt(db: PrismaClient, shop: string, attemptId: string): Promise<PurchaseAttempt | null> {
   const released = await db.purchaseAttempt.updateMany({
     // The same condition as canRelease, checked in the write so a lookup or adoption in between wins.
-    where: { id: attemptId, shop, status: { in: ["UNKNOWN", "NEEDS_REVIEW"] }, labelId: null, absentLookups: { gte: ABSENT_LOOKUPS_BEFORE_RELEASE } },
+    where: {
+      id: attemptId,
+      shop,
+      labelId: null,
+      OR: [
+        { status: { in: ["UNKNOWN", "NEEDS_REVIEW"] }, absentLookups: { gte: ABSENT_LOOKUPS_BEFORE_RELEASE } },
+        { status: "NEEDS_REVIEW", lastLookup: "unreferenced" },
+      ],
+    },
     data: { status: "REJECTED", orderSlot: null },
   });
   if (released.count === 0) return null;

@@ -27,7 +27,7 @@ import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
 import { handleOrderLabelAction } from "../labels/order-label-actions.server";
 import { readNote } from "../labels/notes";
-import { canRelease, isEditableProblem, isFulfillmentStuck, loadOrderLabel } from "../labels/order-label.server";
+import { absenceProven, canRelease, isEditableProblem, isFulfillmentStuck, loadOrderLabel } from "../labels/order-label.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -87,6 +87,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         customReference: attempt.customReference,
         note: readNote(attempt.errorJson),
         releasable: canRelease(attempt),
+        absent: absenceProven(attempt),
       })),
     services,
     serviceUnavailable,
@@ -344,7 +345,7 @@ export default function OrderLabel() {
               <BlockStack gap="200">
                 <Text as="p">
                   {t(
-                    attempt.releasable ? "order.attempt.absent" : attempt.status === "NEEDS_REVIEW" ? "order.attempt.review" : "order.attempt.pending",
+                    attempt.releasable && attempt.absent ? "order.attempt.absent" : attempt.status === "NEEDS_REVIEW" ? "order.attempt.review" : "order.attempt.pending",
                     { reference: attempt.customReference },
                   )}
                 </Text>

@@ -16,6 +16,7 @@ CREATE TABLE "new_PurchaseAttempt" (
     "errorJson" TEXT,
     "reconcileCount" INTEGER NOT NULL DEFAULT 0,
     "absentLookups" INTEGER NOT NULL DEFAULT 0,
+    "lastLookup" TEXT,
     "nextReconcileAt" DATETIME,
     "labelId" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,

@@ -1,3 +1,4 @@
 -- AlterTable
-ALTER TABLE "PurchaseAttempt" ADD COLUMN     "absentLookups" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "PurchaseAttempt" ADD COLUMN     "absentLookups" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "lastLookup" TEXT;
 
