@@ -426,8 +426,9 @@ describe("releasing the order ('No label was bought')", () => {
     expect(JSON.parse(result.attempt.errorJson ?? "{}")).toMatchObject({ message: expect.stringContaining("500 pages"), messageFr: expect.stringContaining("500 pages") });
     expect(canRelease(result.attempt)).toBe(false);
     expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
-    // "Check again" twice, each reading the whole span now.
+    // "Check again" twice, a few seconds apart, each reading the whole span now.
     await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    clock = new Date(clock.getTime() + 10_000);
     const checked = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
     if (checked.status !== "needs_review") throw new Error(JSON.stringify(checked));
     expect(canRelease(checked.attempt)).toBe(true);
@@ -448,6 +449,18 @@ describe("releasing the order ('No label was bought')", () => {
     expect(result.attempt).toMatchObject({ absentLookups: 0, lastLookup: "unreferenced" });
     expect(canRelease(result.attempt)).toBe(true);
     expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toMatchObject({ status: "REJECTED" });
+  });
+
+  it("needs the two lookups a moment apart: a second one at the same instant does not count", async () => {
+    const { service, attempt } = await unknownAttempt([{ status: "absent" }, { status: "absent" }, { status: "absent" }]);
+    await reconcileAttempt({ db, service }, SHOP, attempt.id);
+    const sameInstant = await reconcileAttempt({ db, service }, SHOP, attempt.id);
+    if (sameInstant.status !== "pending") throw new Error(JSON.stringify(sameInstant));
+    expect(sameInstant.attempt.absentLookups).toBe(1);
+    expect(canRelease(sameInstant.attempt)).toBe(false);
+    const later_ = await reconcileAttempt({ db, service, now: later(RECONCILE_BACKOFF_MS[1]!) }, SHOP, attempt.id);
+    if (later_.status !== "pending") throw new Error(JSON.stringify(later_));
+    expect(canRelease(later_.attempt)).toBe(true);
   });
 
   it("is never possible when the lookup failed (the service's list could not be read)", async () => {

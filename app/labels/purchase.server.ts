@@ -11,9 +11,10 @@
  *     list (newest first) back to the attempt's own time, whatever the number of labels bought since, within a
  *     generous page cap. Still not found after the last try: NEEDS_REVIEW. A PENDING attempt whose process died
  *     before the outcome was recorded is reconciled the same way once stale.
- *  4. The merchant may release an unsettled attempt ("No label was bought") only once two lookups after the call,
- *     the second at least a backoff step later, each read the list back to the attempt's time and found no label
- *     with its reference. A lookup stopped by the page cap, or by a label listed without a reference, proves nothing.
+ *  4. The merchant may release an unsettled attempt ("No label was bought") only once two lookups after the call, a
+ *     few seconds apart (half the first retry delay at least), each read the list back to the attempt's time and
+ *     found no label with its reference (canRelease). A lookup stopped by the page cap, or one that failed, proves
+ *     nothing; a service that lists no references leaves the release to the merchant after review.
  *  Timings come from the configuration (RECONCILE_*, LABEL_LOOKUP_MAX_PAGES; app/config.server.ts).
  */
 import { DEFAULT_RECONCILE_TIMINGS, reconcileTimings, type ReconcileTimings } from "../config.server";
@@ -371,7 +372,7 @@ function knownServiceLabel(attempt: PurchaseAttempt): (RemoteLabel & { id: strin
 async function recordStep(
   db: PrismaClient,
   attempt: PurchaseAttempt,
-  data: { status: string; reconcileCount: number; absentLookups: number; lastLookup: LastLookup; nextReconcileAt: Date | null; errorJson?: string },
+  data: { status: string; reconcileCount: number; absentLookups: number; lastLookup: LastLookup; lastLookupAt: Date; nextReconcileAt: Date | null; errorJson?: string },
 ): Promise<ReconcileResult> {
   const written = await db.purchaseAttempt.updateMany({ where: { id: attempt.id, status: attempt.status, labelId: null }, data });
   const fresh = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id }, include: { label: true } });
@@ -438,8 +439,12 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
 
   const tries = attempt.reconcileCount + 1;
   // Only a lookup that read back to the attempt's time and found nothing counts towards releasing the order.
-  const absentLookups = lookup?.status === "absent" ? attempt.absentLookups + 1 : 0;
+  // Two lookups a moment apart, not twice the same instant (the background pass and "Check again" can coincide).
+  const spaced =
+    attempt.absentLookups === 0 || !attempt.lastLookupAt || now().getTime() - attempt.lastLookupAt.getTime() >= (timings.backoffMs[1] ?? 0) / 2;
+  const absentLookups = lookup?.status === "absent" ? attempt.absentLookups + (spaced ? 1 : 0) : 0;
   const lastLookup: LastLookup = !lookup ? "failed" : lookup.status === "incomplete" ? lookup.reason : lookup.status;
+  const lastLookupAt = now();
   const nextDelay = timings.backoffMs[tries];
   const outcomeNote: Note | undefined =
     lookupError ?? (lookup?.status === "incomplete" ? incompleteNote(lookup) : lookup?.status === "absent" ? ABSENT_NOTE : undefined);
@@ -458,6 +463,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
       reconcileCount: tries,
       absentLookups,
       lastLookup,
+      lastLookupAt,
       nextReconcileAt: null,
       errorJson: JSON.stringify({ ...note, ...keep }),
     });
@@ -472,6 +478,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
     reconcileCount: tries,
     absentLookups,
     lastLookup,
+    lastLookupAt,
     nextReconcileAt: new Date(now().getTime() + nextDelay),
     ...(pendingNote ? { errorJson: JSON.stringify({ ...pendingNote, ...keep }) } : {}),
   });

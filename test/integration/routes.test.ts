@@ -444,6 +444,8 @@ describe("a purchase answered 503 (issue 11 item 4)", () => {
     expect(((await get(routes.order, orderPath, orderParams)) as Page).attempts).toMatchObject([{ id: attempt.id, status: "UNKNOWN", releasable: false }]);
     expect(await post(routes.order, orderPath, { intent: "releaseAttempt", attemptId: attempt.id }, orderParams)).toMatchObject({ notice: { key: "order.attempt.notProven" } });
 
+    // "Check again" a few seconds later (the lookups must be a moment apart).
+    await db.$executeRawUnsafe(`UPDATE "PurchaseAttempt" SET "lastLookupAt" = ? WHERE "id" = ?`, new Date(Date.now() - 10_000).getTime(), attempt.id);
     expect(await post(routes.order, orderPath, { intent: "checkAttempt", attemptId: attempt.id }, orderParams)).toMatchObject({ notice: { key: "order.attempt.absent" } });
     expect(((await get(routes.order, orderPath, orderParams)) as Page).attempts).toMatchObject([{ id: attempt.id, status: "UNKNOWN", releasable: true }]);
     expect(await post(routes.order, orderPath, { intent: "releaseAttempt", attemptId: attempt.id }, orderParams)).toMatchObject({ notice: { key: "order.attempt.released" } });

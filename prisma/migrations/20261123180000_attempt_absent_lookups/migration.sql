@@ -17,6 +17,7 @@ CREATE TABLE "new_PurchaseAttempt" (
     "reconcileCount" INTEGER NOT NULL DEFAULT 0,
     "absentLookups" INTEGER NOT NULL DEFAULT 0,
     "lastLookup" TEXT,
+    "lastLookupAt" DATETIME,
     "nextReconcileAt" DATETIME,
     "labelId" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
