@@ -3,6 +3,7 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type UserConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { REMIX_FUTURE } from "./app/remix-future";
+import { startServerBuild } from "./dev/start-server-build";
 
 // The Shopify CLI sets HOST; Vite's HMR must follow the tunnel URL in `shopify app dev`.
 const host = new URL(process.env.SHOPIFY_APP_URL || "http://localhost").hostname;
@@ -40,6 +41,8 @@ export default defineConfig({
       future: REMIX_FUTURE,
     }),
     tsconfigPaths(),
+    // The reconciler starts with the dev server, not with the first request.
+    startServerBuild(),
   ],
   build: { assetsInlineLimit: 0 },
   optimizeDeps: {

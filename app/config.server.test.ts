@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, encryptionKeys, parseConfig } from "./config.server";
+import { ConfigError, DEFAULT_RECONCILE_TIMINGS, encryptionKeys, parseConfig, reconcileTimings } from "./config.server";
 
 const KEY = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 const valid = {
@@ -80,5 +80,40 @@ describe("encryptionKeys", () => {
 
   it("rejects a malformed previous key", () => {
     expect(() => encryptionKeys(parseConfig({ ...valid, ENCRYPTION_PREVIOUS_KEYS: "one:abc" }))).toThrow(ConfigError);
+  });
+});
+
+describe("reconciliation timings", () => {
+  it("default to today's values: backoff 0 s to 30 min, stale after 10 min, a pass every 5 s, claims 2 min, 500 pages", () => {
+    const config = parseConfig(valid);
+    expect(config.RECONCILE_BACKOFF_MS).toEqual([0, 5_000, 30_000, 120_000, 600_000, 1_800_000]);
+    expect(config.RECONCILE_STALE_AFTER_MS).toBe(600_000);
+    expect(config.RECONCILE_INTERVAL_MS).toBe(5_000);
+    expect(config.FULFILLMENT_CLAIM_TIMEOUT_MS).toBe(120_000);
+    expect(config.LABEL_LOOKUP_MAX_PAGES).toBe(500);
+    expect(reconcileTimings({})).toEqual(DEFAULT_RECONCILE_TIMINGS);
+  });
+
+  it("are read from the environment, without the Shopify credentials", () => {
+    expect(
+      reconcileTimings({
+        RECONCILE_BACKOFF_MS: "0, 50,200",
+        RECONCILE_STALE_AFTER_MS: "3000",
+        RECONCILE_INTERVAL_MS: "250",
+        FULFILLMENT_CLAIM_TIMEOUT_MS: "1000",
+        LABEL_LOOKUP_MAX_PAGES: "40",
+      }),
+    ).toEqual({ backoffMs: [0, 50, 200], staleAfterMs: 3_000, intervalMs: 250, claimTimeoutMs: 1_000, lookupMaxPages: 40 });
+  });
+
+  it("name a malformed value", () => {
+    expect(problemsOf({ ...valid, RECONCILE_BACKOFF_MS: "0,5s" })).toEqual([expect.stringMatching(/^RECONCILE_BACKOFF_MS must list whole milliseconds/)]);
+    expect(problemsOf({ ...valid, LABEL_LOOKUP_MAX_PAGES: "0" })).toEqual([expect.stringMatching(/^LABEL_LOOKUP_MAX_PAGES /)]);
+    expect(() => reconcileTimings({ FULFILLMENT_CLAIM_TIMEOUT_MS: "soon" })).toThrow(/FULFILLMENT_CLAIM_TIMEOUT_MS/);
+  });
+
+  it("refuse a staleness shorter than the purchase timeout (a purchase still waiting would be taken for dead)", () => {
+    expect(problemsOf({ ...valid, RECONCILE_STALE_AFTER_MS: "30000" })).toEqual([expect.stringMatching(/^RECONCILE_STALE_AFTER_MS must be longer than LABEL_SERVICE_GENERATE_TIMEOUT_MS/)]);
+    expect(problemsOf({ ...valid, RECONCILE_STALE_AFTER_MS: "3000", LABEL_SERVICE_GENERATE_TIMEOUT_MS: "2000" })).toEqual([]);
   });
 });

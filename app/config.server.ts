@@ -25,8 +25,38 @@ const encryptionKey = z.string().transform((value, ctx) => {
   return bytes;
 });
 
+const DEFAULT_RECONCILE_BACKOFF_MS = "0,5000,30000,120000,600000,1800000";
+
+/** Comma-separated milliseconds, e.g. "0,5000,30000": the delay before each reconciliation try. */
+const millisecondList = z
+  .string()
+  .regex(/^ *[0-9]+ *(, *[0-9]+ *){0,49}$/, "must list whole milliseconds separated by commas (at most 50), e.g. 0,5000,30000")
+  .transform((value) => value.split(",").map((item) => Number(item.trim())));
+
+/**
+ * Reconciliation and fulfillment timings (docs/decisions/0060). Today's values are the defaults; a test or the chaos
+ * campaign sets them shorter. Parsed on their own too (`reconcileTimings`), so plain modules can read them without
+ * the Shopify credentials.
+ */
+export const reconcileEnvShape = {
+  /** Delays before each lookup of a purchase whose outcome is unknown; after the last one it needs review. */
+  RECONCILE_BACKOFF_MS: z.string().default(DEFAULT_RECONCILE_BACKOFF_MS).pipe(millisecondList),
+  /** A purchase still in flight after this long lost its process: it is reconciled like an unknown outcome. */
+  RECONCILE_STALE_AFTER_MS: z.coerce.number().int().positive().default(600_000),
+  /** How often the background pass runs in every app process. */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+  /** A Shopify fulfillment push claimed this long ago without an outcome is taken over (the process died). */
+  FULFILLMENT_CLAIM_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  /**
+   * Safety cap on the pages of the service's label list read by one lookup. A lookup reads back to the purchase's
+   * own time; this only stops a list that never ends. A lookup stopped by the cap never counts as "not bought".
+   */
+  LABEL_LOOKUP_MAX_PAGES: z.coerce.number().int().positive().max(100_000).default(500),
+};
+
 export const envSchema = z
   .object({
+    ...reconcileEnvShape,
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     SHOPIFY_API_KEY: z.string().min(1, "is required (the app's client id from the Partner Dashboard)"),
@@ -67,6 +97,13 @@ export const envSchema = z
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   })
   .superRefine((env, ctx) => {
+    if (env.RECONCILE_STALE_AFTER_MS <= env.LABEL_SERVICE_GENERATE_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["RECONCILE_STALE_AFTER_MS"],
+        message: `must be longer than LABEL_SERVICE_GENERATE_TIMEOUT_MS (${env.LABEL_SERVICE_GENERATE_TIMEOUT_MS}): a purchase still waiting for its answer would be taken for dead`,
+      });
+    }
     if (env.ETIQUETTE_DEMO && env.NODE_ENV === "production") {
       ctx.addIssue({
         code: "custom",
@@ -106,6 +143,47 @@ let cached: AppConfig | undefined;
 export function config(): AppConfig {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+const reconcileEnvSchema = z.object(reconcileEnvShape);
+
+export interface ReconcileTimings {
+  backoffMs: readonly number[];
+  staleAfterMs: number;
+  intervalMs: number;
+  claimTimeoutMs: number;
+  lookupMaxPages: number;
+}
+
+function timingsOf(env: z.infer<typeof reconcileEnvSchema>): ReconcileTimings {
+  return {
+    backoffMs: env.RECONCILE_BACKOFF_MS,
+    staleAfterMs: env.RECONCILE_STALE_AFTER_MS,
+    intervalMs: env.RECONCILE_INTERVAL_MS,
+    claimTimeoutMs: env.FULFILLMENT_CLAIM_TIMEOUT_MS,
+    lookupMaxPages: env.LABEL_LOOKUP_MAX_PAGES,
+  };
+}
+
+/** Today's values (no variable set). */
+export const DEFAULT_RECONCILE_TIMINGS: ReconcileTimings = timingsOf(reconcileEnvSchema.parse({}));
+
+let cachedTimings: ReconcileTimings | undefined;
+
+/**
+ * The reconciliation timings of this process. Only these variables are read, so modules and tests that never load the
+ * whole configuration get them too; a malformed value throws a ConfigError naming it (the boot parse does the same).
+ */
+export function reconcileTimings(env: Record<string, string | undefined> = process.env): ReconcileTimings {
+  if (env !== process.env) return parseTimings(env);
+  cachedTimings ??= parseTimings(env);
+  return cachedTimings;
+}
+
+function parseTimings(env: Record<string, string | undefined>): ReconcileTimings {
+  const result = reconcileEnvSchema.safeParse(env);
+  if (!result.success) throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
+  return timingsOf(result.data);
 }
 
 /** Decryption keys by version: the current one plus ENCRYPTION_PREVIOUS_KEYS. */

@@ -42,8 +42,8 @@ async function benchPurchase(dir: string): Promise<Result> {
       counter += 1;
       return { status: "created", label: { id: `L${counter}`, reference: `T${counter}`, label_url: "u", tracking_url: "t" } };
     },
-    async findLabelByReference() {
-      return null;
+    async lookUpLabelByReference() {
+      return { status: "absent" };
     },
   };
   await purchaseLabel({ db, service }, { shop: "warm.myshopify.com", environment: "staging", orderId: "warm", orderName: "#0", buildRequest: request });

@@ -258,6 +258,52 @@ describe("list labels", () => {
     expect(fake.callsTo("/api/labels")).toHaveLength(3);
   });
 
+  describe("lookup back to a time (the list is newest first)", () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 10, minute)).toISOString();
+    /** `total` labels, one a minute from 09:00, newest first, 20 a page; label n has reference R-n. */
+    const list = (total: number, extra: (n: number) => Record<string, unknown> = () => ({})) => {
+      const all = Array.from({ length: total }, (_, index) => total - index).map((n) => ({ id: n, custom_reference: `R-${n}`, created_at: at(n - 60), ...extra(n) }));
+      return (call: { url: string }) => {
+        const page = Number(new URL(call.url).searchParams.get("page"));
+        return json(all.slice((page - 1) * 20, page * 20));
+      };
+    };
+
+    it("finds a label beyond 400 newer ones (past the old 20-page limit)", async () => {
+      const { client, fake } = setup({ "GET /labels": list(1_000) });
+      const found = await client.lookUpLabelByReference("R-550", { since: new Date(at(550 - 60 - 15)) });
+      expect(found).toMatchObject({ status: "found", label: { id: "550" } });
+      expect(fake.callsTo("/api/labels").length).toBeGreaterThan(20);
+      expect(await client.lookUpLabelById("480", { since: new Date(at(480 - 60 - 15)) })).toMatchObject({ status: "found", label: { id: "480" } });
+    });
+
+    it("stops at the page that reaches labels older than `since`, and calls that absent", async () => {
+      const { client, fake } = setup({ "GET /labels": list(1_000) });
+      // Labels 1..1000; since = the time of label 600: pages 1..21 hold 1000..581.
+      const lookup = await client.lookUpLabelByReference("R-nothing", { since: new Date(at(600 - 60)) });
+      expect(lookup).toEqual({ status: "absent", pagesRead: 21, readTo: "since" });
+      expect(fake.callsTo("/api/labels")).toHaveLength(21);
+    });
+
+    it("reads to the end of the list when the items carry no date", async () => {
+      const { client } = setup({ "GET /labels": list(45, () => ({ created_at: undefined })) });
+      expect(await client.lookUpLabelByReference("R-nothing", { since: new Date(at(0)) })).toEqual({ status: "absent", pagesRead: 3, readTo: "end" });
+    });
+
+    it("is incomplete, never absent, when the page cap stops it before `since`", async () => {
+      const { client, fake } = setup({ "GET /labels": list(1_000) }, { options: { lookupMaxPages: 5 } });
+      expect(await client.lookUpLabelByReference("R-nothing", { since: new Date(at(0)) })).toEqual({ status: "incomplete", pagesRead: 5, reason: "page_cap" });
+      expect(fake.callsTo("/api/labels")).toHaveLength(5);
+    });
+
+    it("is incomplete when a label listed since that time carries no reference (it could be the one)", async () => {
+      const { client } = setup({ "GET /labels": list(60, (n) => (n === 50 ? { custom_reference: undefined } : {})) });
+      expect(await client.lookUpLabelByReference("R-nothing", { since: new Date(at(40 - 60)) })).toMatchObject({ status: "incomplete", reason: "unreferenced" });
+      // The same label older than `since` does not matter.
+      expect(await client.lookUpLabelByReference("R-nothing", { since: new Date(at(55 - 60)) })).toMatchObject({ status: "absent" });
+    });
+  });
+
   it("retries a 429 after Retry-After, bounded", async () => {
     const limited = () => json({ error: "Trop de requêtes" }, 429, { "retry-after": "2" });
     const ok = setup({ "GET /labels": (_call, nth) => (nth === 0 ? limited() : json([])) });

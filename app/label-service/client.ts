@@ -40,6 +40,7 @@ import {
 } from "./mapping";
 import {
   authError,
+  freshTokenRefusedError,
   localValidationError,
   networkError,
   protocolError,
@@ -103,6 +104,23 @@ export interface LabelPage {
   skipped: number;
 }
 
+/**
+ * One lookup in the service's label list, read newest first. `absent` is a proof by reading: the list was read past
+ * `since` (a label created before it was seen) or to its end, nothing matched, and (for a lookup by reference) every
+ * label listed in that span carried a custom_reference. Anything short of that is `incomplete`, never "not bought".
+ */
+export type LabelLookup =
+  | { status: "found"; label: RemoteLabelItem; pagesRead: number }
+  | { status: "absent"; pagesRead: number; readTo: "since" | "end" }
+  | { status: "incomplete"; pagesRead: number; reason: "page_cap" | "unreferenced" };
+
+export interface LabelLookupParams {
+  /** Stop once the list shows a label created before this time (the list is newest first). */
+  since?: Date;
+  /** Safety cap on pages (default: the `lookupMaxPages` option). */
+  maxPages?: number;
+}
+
 export type ConnectionTestResult = { ok: true } | { ok: false; message: string; messageFr: string; error: LabelServiceError };
 
 export interface LabelServiceClient {
@@ -118,10 +136,17 @@ export interface LabelServiceClient {
   labelPages(params?: { startPage?: number; maxPages?: number }): AsyncGenerator<LabelPage, void, undefined>;
   /** Every label of every page. */
   allLabels(params?: { startPage?: number; maxPages?: number }): AsyncGenerator<RemoteLabelItem, void, undefined>;
-  /** Scans pages from the first (newest) and stops at the first match; null when absent from the first `maxPages` pages. */
+  /**
+   * Scans pages from the first (newest) and stops at the first match; null when absent from the first `maxPages` pages
+   * (`findMaxPages` by default). A null proves nothing: the purchase layer uses lookUpLabelByReference.
+   */
   findLabelByReference(customReference: string, params?: { maxPages?: number }): Promise<RemoteLabelItem | null>;
   /** The same scan by the service's label id (for a merchant attaching a label found in the service's list). */
   findLabelById(id: string, params?: { maxPages?: number }): Promise<RemoteLabelItem | null>;
+  /** Reads the list back to `since` (or its end), within the page cap, for the label with this custom_reference. */
+  lookUpLabelByReference(customReference: string, params?: LabelLookupParams): Promise<LabelLookup>;
+  /** The same by the service's label id. */
+  lookUpLabelById(id: string, params?: LabelLookupParams): Promise<LabelLookup>;
   carrierServices(country: string): Promise<CarrierService[]>;
   /** Fresh authentication with the saved credentials, for the Settings page. */
   testConnection(): Promise<ConnectionTestResult>;
@@ -363,12 +388,8 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     if (replay.status !== 401) return replay;
     dropToken(second);
     const body = clean(replay.text);
-    throw authError(
-      ctx(operation, reference),
-      401,
-      body,
-      extractServiceMessage(body).text ?? "a freshly issued token was refused too",
-    );
+    // Authentication itself succeeded (getToken just got a token): not a matter of e-mail and password.
+    throw freshTokenRefusedError(ctx(operation, reference), body, extractServiceMessage(body).text);
   }
 
   /** Errors for a non-2xx answer of a read call (401 and 429 are handled before). */
@@ -427,23 +448,58 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     for await (const page of labelPages(params)) yield* page.labels;
   }
 
-  async function findLabel(matches: (label: RemoteLabelItem) => boolean, what: Record<string, string>, maxPages: number): Promise<RemoteLabelItem | null> {
-    let pages = 0;
+  async function lookUp(
+    matches: (label: RemoteLabelItem) => boolean,
+    what: Record<string, string>,
+    params: LabelLookupParams & { needsReference: boolean },
+  ): Promise<LabelLookup> {
+    const maxPages = params.maxPages ?? options.lookupMaxPages;
+    const since = params.since?.getTime();
+    let pagesRead = 0;
+    let unreferenced = 0;
     for await (const page of labelPages({ maxPages })) {
-      pages += 1;
+      pagesRead += 1;
       const match = page.labels.find(matches);
-      if (match) return match;
+      if (match) return { status: "found", label: match, pagesRead };
+      let reachedSince = false;
+      for (const label of page.labels) {
+        const created = label.created_at ? Date.parse(label.created_at) : Number.NaN;
+        if (since !== undefined && Number.isFinite(created) && created < since) reachedSince = true;
+        else if (params.needsReference && !label.custom_reference) unreferenced += 1;
+      }
+      // Items without an id could be the label looked for: they leave the proof incomplete too.
+      unreferenced += page.skipped;
+      if (reachedSince) return settle("since");
     }
-    log("info", "label-service label not found", { ...what, pagesRead: pages, maxPages });
-    return null;
+    // labelPages stops at an empty page (the end of the list) or after maxPages pages.
+    if (pagesRead >= maxPages) {
+      log("warn", "label-service lookup stopped by its page cap", { ...what, pagesRead, maxPages });
+      return { status: "incomplete", pagesRead, reason: "page_cap" };
+    }
+    return settle("end");
+
+    function settle(readTo: "since" | "end"): LabelLookup {
+      log("info", "label-service label not found", { ...what, pagesRead, readTo, unreferenced });
+      return unreferenced > 0 ? { status: "incomplete", pagesRead, reason: "unreferenced" } : { status: "absent", pagesRead, readTo };
+    }
   }
 
-  function findLabelByReference(customReference: string, params: { maxPages?: number } = {}): Promise<RemoteLabelItem | null> {
-    return findLabel((label) => label.custom_reference === customReference, { customReference }, params.maxPages ?? options.findMaxPages);
+  function lookUpLabelByReference(customReference: string, params: LabelLookupParams = {}): Promise<LabelLookup> {
+    return lookUp((label) => label.custom_reference === customReference, { customReference }, { ...params, needsReference: true });
   }
 
-  function findLabelById(id: string, params: { maxPages?: number } = {}): Promise<RemoteLabelItem | null> {
-    return findLabel((label) => label.id === id, { labelId: id }, params.maxPages ?? options.findMaxPages);
+  function lookUpLabelById(id: string, params: LabelLookupParams = {}): Promise<LabelLookup> {
+    return lookUp((label) => label.id === id, { labelId: id }, { ...params, needsReference: false });
+  }
+
+  async function findLabelByReference(customReference: string, params: { maxPages?: number } = {}): Promise<RemoteLabelItem | null> {
+    const found = await lookUpLabelByReference(customReference, { maxPages: params.maxPages ?? options.findMaxPages });
+    return found.status === "found" ? found.label : null;
+  }
+
+  async function findLabelById(id: string, params: { maxPages?: number } = {}): Promise<RemoteLabelItem | null> {
+    const found = await lookUpLabelById(id, { maxPages: params.maxPages ?? options.findMaxPages });
+    return found.status === "found" ? found.label : null;
   }
 
   async function carrierServices(country: string): Promise<CarrierService[]> {
@@ -524,6 +580,8 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     allLabels,
     findLabelByReference,
     findLabelById,
+    lookUpLabelByReference,
+    lookUpLabelById,
     carrierServices,
     async testConnection() {
       try {

@@ -48,8 +48,13 @@ export const labelServiceOptionsSchema = z.object({
   carrierServicesPath: z.string().startsWith("/").default("/carrier_services/services"),
   /** How long a carrier-service list is reused per (environment, country). */
   carrierServicesTtlMs: z.number().int().nonnegative().default(60 * 60_000),
-  /** findLabelByReference reads at most this many pages. */
+  /** findLabelByReference / findLabelById read at most this many pages. */
   findMaxPages: z.number().int().positive().default(20),
+  /**
+   * Safety cap of lookUpLabelByReference / lookUpLabelById, which read back to a given time (LABEL_LOOKUP_MAX_PAGES in
+   * the app). Reaching it leaves the lookup incomplete, never "absent".
+   */
+  lookupMaxPages: z.number().int().positive().default(500),
   /** listing stops after this many pages even without an empty page (protection against a broken server). */
   iterateMaxPages: z.number().int().positive().default(1_000),
 });

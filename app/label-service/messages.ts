@@ -42,6 +42,24 @@ export function authError(ctx: ErrorContext, status: number | undefined, body: s
   });
 }
 
+/**
+ * The e-mail and password were accepted (a token was just issued), but the service refused that fresh token for the
+ * operation too. The credentials are not the problem: the account may lack the right for it, or the service's sign-in
+ * and the operation disagree. Nothing was processed.
+ */
+export function freshTokenRefusedError(ctx: ErrorContext, body: string | undefined, detail?: string): LabelServiceError {
+  const extra = detail ? ` (${detail})` : "";
+  return new LabelServiceError({
+    kind: "auth",
+    operation: ctx.operation,
+    status: 401,
+    body,
+    serviceMessage: detail,
+    message: `The label service signed the ${ctx.environment} account in, then refused its new access token while ${OPERATION_EN[ctx.operation]}${ref(ctx.reference, "en")} (HTTP 401)${extra}. The e-mail and password were accepted; the service did not let this account do this. Nothing was charged. Try again in a few minutes; if it persists, ask the label service whether this account is allowed to do it, with this message.`,
+    messageFr: `Le service d'étiquettes a connecté le compte ${ctx.environment}, puis a refusé son nouveau jeton d'accès pendant ${OPERATION_FR[ctx.operation]}${ref(ctx.reference, "fr")} (HTTP 401)${extra}. L'e-mail et le mot de passe ont été acceptés ; le service n'a pas autorisé ce compte à faire cette opération. Rien n'a été facturé. Réessayez dans quelques minutes ; si cela persiste, demandez au service d'étiquettes si ce compte y est autorisé, avec ce message.`,
+  });
+}
+
 export function rejectedError(
   ctx: ErrorContext,
   status: number | undefined,

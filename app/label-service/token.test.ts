@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { exampleLabelRequest } from "./__fixtures__/example-request";
 import { fakeJwt, json } from "./__fixtures__/fake-fetch";
 import { BASE_URL, EMAIL, PASSWORD, setup, tokenFor } from "./__fixtures__/setup";
+import type { LabelServiceError } from "./errors";
 import { jwtExpiry, tokenRenewAt } from "./mapping";
 import { credentialFingerprint, defaultTokenCache, InMemoryTokenCache, tokenCacheKey } from "./token-cache";
 
@@ -212,6 +213,35 @@ describe("token cache", () => {
     const gen = setup({ "POST /labels/generate_label": () => json({}, 401) });
     expect(await gen.client.generateLabel(exampleLabelRequest())).toMatchObject({ status: "rejected", error: { kind: "auth" } });
     expect(gen.fake.callsTo("/api/labels/generate_label")).toHaveLength(2);
+  });
+});
+
+describe("a fresh token refused too", () => {
+  it("says the credentials were accepted and the service refused the operation, not 'check the e-mail and password' (en, fr)", async () => {
+    const { client } = setup({ "GET /labels": () => json({ error: "Accès refusé" }, 401) });
+    const error = await client.listLabels({ page: 1 }).then(
+      () => undefined,
+      (caught: unknown) => caught as LabelServiceError,
+    );
+    expect(error).toMatchObject({ kind: "auth", status: 401, serviceMessage: "Accès refusé" });
+    expect(error?.message).toMatch(/e-mail and password were accepted/);
+    expect(error?.message).not.toMatch(/refused the e-mail or password|Check the account in Settings/);
+    expect(error?.messageFr).toMatch(/mot de passe ont été acceptés/);
+    expect(error?.messageFr).not.toMatch(/refusé l'e-mail ou le mot de passe|Vérifiez le compte dans Réglages/);
+    expect(error?.message).toContain("listing labels");
+  });
+
+  it("for generate_label: nothing charged, the purchase is refused with that explanation", async () => {
+    const gen = setup({ "POST /labels/generate_label": () => json({}, 401) });
+    const result = await gen.client.generateLabel(exampleLabelRequest());
+    if (result.status !== "rejected") throw new Error(JSON.stringify(result));
+    expect(result.error.message).toMatch(/refused its new access token while creating the label.*Nothing was charged/);
+    expect(result.error.messageFr).toMatch(/Rien n'a été facturé/);
+  });
+
+  it("a refused password still says to check the e-mail and password", async () => {
+    const { client } = setup({ "POST /authenticate": () => json({ error: "Identifiants invalides" }, 401) });
+    await expect(client.listLabels({ page: 1 })).rejects.toMatchObject({ kind: "auth", message: expect.stringMatching(/refused the e-mail or password/) });
   });
 });
 

@@ -8,6 +8,7 @@
  * Whether it was written is stored per label (`metafieldWritten`): a push or retry of a label whose fulfillment
  * already exists still writes the summary when that earlier write failed.
  */
+import { DEFAULT_RECONCILE_TIMINGS, reconcileTimings, type ReconcileTimings } from "../config.server";
 import type { PrismaClient, Label } from "../generated/prisma/client";
 import { AdminApiError, type AdminGraphqlClient } from "../shopify/admin-client";
 import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking } from "../shopify/operations/fulfillment";
@@ -15,8 +16,8 @@ import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 import { storedNote } from "./notes";
 
-/** A push that crashed mid-way may be retried after this long. */
-export const FULFILLMENT_CLAIM_TIMEOUT_MS = 120_000;
+/** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
+export const FULFILLMENT_CLAIM_TIMEOUT_MS = DEFAULT_RECONCILE_TIMINGS.claimTimeoutMs;
 
 /** How many labels (the most recent) the order's metafield summary lists; it stays a small document. */
 export const SUMMARY_MAX_LABELS = 10;
@@ -85,6 +86,36 @@ export async function unwrittenSummaries(db: PrismaClient, now: Date, limit = 20
   });
 }
 
+/**
+ * A label whose Shopify step started (or was due to start) but has had no outcome for longer than the claim timeout:
+ * the process that should push it died (crash, SIGKILL, deploy) between storing the label and recording the
+ * fulfillment. The background pass pushes it again (pushLabelToShopify first adopts a fulfillment that already carries
+ * its tracking number) and the order page offers Retry.
+ */
+export function isFulfillmentStuck(
+  label: Pick<Label, "fulfillmentStatus" | "updatedAt">,
+  now: Date,
+  timings: ReconcileTimings = reconcileTimings(),
+): boolean {
+  return (
+    (label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS") &&
+    label.updatedAt.getTime() < now.getTime() - timings.claimTimeoutMs
+  );
+}
+
+/** Labels whose Shopify step is stuck (isFulfillmentStuck), across shops, for the background pass. */
+export async function stuckFulfillments(db: PrismaClient, now: Date, limit = 20, timings: ReconcileTimings = reconcileTimings()) {
+  return db.label.findMany({
+    where: {
+      fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] },
+      updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) },
+    },
+    orderBy: { updatedAt: "asc" },
+    take: limit,
+    select: { id: true, shop: true, fulfillmentStatus: true },
+  });
+}
+
 export type FulfillResult =
   | { status: "created"; label: Label; adopted: boolean }
   | { status: "in_progress" }
@@ -94,16 +125,18 @@ export interface FulfillDeps {
   db: PrismaClient;
   admin: AdminGraphqlClient;
   now?: () => Date;
+  /** Defaults to the process configuration (reconcileTimings()). */
+  timings?: ReconcileTimings;
 }
 
-async function claim(db: PrismaClient, shop: string, labelId: string, now: Date): Promise<boolean> {
+async function claim(db: PrismaClient, shop: string, labelId: string, now: Date, timings: ReconcileTimings): Promise<boolean> {
   const { count } = await db.label.updateMany({
     where: {
       id: labelId,
       shop,
       OR: [
         { fulfillmentStatus: { in: ["PENDING", "FAILED"] } },
-        { fulfillmentStatus: "IN_PROGRESS", updatedAt: { lt: new Date(now.getTime() - FULFILLMENT_CLAIM_TIMEOUT_MS) } },
+        { fulfillmentStatus: "IN_PROGRESS", updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
       ],
     },
     data: { fulfillmentStatus: "IN_PROGRESS", fulfillmentError: null },
@@ -130,7 +163,7 @@ export async function pushLabelToShopify(
     const updated = await db.label.update({ where: { id: label.id }, data: { metafieldWritten: true } });
     return { status: "created", label: updated, adopted: true };
   }
-  if (!(await claim(db, input.shop, label.id, now()))) return { status: "in_progress" };
+  if (!(await claim(db, input.shop, label.id, now(), deps.timings ?? reconcileTimings()))) return { status: "in_progress" };
 
   const fail = async (message: string, messageFr = message): Promise<FulfillResult> => {
     const failed = await db.label.update({

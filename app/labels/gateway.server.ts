@@ -37,6 +37,7 @@ function clientOptions() {
     maxConcurrency: env.LABEL_SERVICE_MAX_CONCURRENCY,
     tokenLifetimeSeconds: env.LABEL_SERVICE_TOKEN_LIFETIME_SECONDS,
     carrierServicesPath: env.LABEL_SERVICE_CARRIER_SERVICES_PATH,
+    lookupMaxPages: env.LABEL_LOOKUP_MAX_PAGES,
   };
 }
 

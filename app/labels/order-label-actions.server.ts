@@ -9,7 +9,7 @@ import type { Problem } from "../shipping/problems";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { getEnvironment } from "../settings/environment.server";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "./gateway.server";
-import type { LabelServicePort } from "./purchase.server";
+import { absenceProven, canRelease, type LabelServicePort } from "./purchase.server";
 import { attachNow, createLabelForOrder, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
 
 /** The service's refusal in the merchant's language (the client gives English and French). */
@@ -60,8 +60,13 @@ export async function handleOrderLabelAction(
     return attempt;
   };
   if (action.intent === "releaseAttempt") {
-    const released = await releaseReviewedAttempt(db, shop, (await ownAttempt(action.attemptId)).id);
-    return released ? { tone: "info", notice: { key: "order.attempt.released" } } : { tone: "warning", notice: { key: "order.attempt.alreadySettled" } };
+    const attempt = await ownAttempt(action.attemptId);
+    const released = await releaseReviewedAttempt(db, shop, attempt.id);
+    if (released) return { tone: "info", notice: { key: "order.attempt.released" } };
+    // Not released: settled meanwhile, or its absence from the service's list is not proven (yet).
+    const now = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } });
+    const open = now.labelId === null && (now.status === "UNKNOWN" || now.status === "NEEDS_REVIEW");
+    return { tone: "warning", notice: { key: open ? "order.attempt.notProven" : "order.attempt.alreadySettled" } };
   }
   // Checked before the service is built, so a guessed id gets 404 whatever the shop's account.
   if (action.intent === "checkAttempt" || action.intent === "attachLabel") await ownAttempt(action.attemptId);
@@ -83,7 +88,13 @@ export async function handleOrderLabelAction(
     const { result } = await reconcileNow({ db, admin, service }, shop, action.attemptId);
     return result.status === "created"
       ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
-      : { tone: "warning", notice: { key: result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending", values: { reference: result.attempt.customReference } } };
+      : {
+          tone: "warning",
+          notice: {
+            key: canRelease(result.attempt) && absenceProven(result.attempt) ? "order.attempt.absent" : result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending",
+            values: { reference: result.attempt.customReference },
+          },
+        };
   }
 
   if (action.intent === "attachLabel") {

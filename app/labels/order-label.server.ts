@@ -391,3 +391,8 @@ export async function attachNow(
 }
 
 export { releaseReviewedAttempt };
+
+/** What the order page shows for a purchase still open: can the merchant release it (proven absent)? */
+export { absenceProven, canRelease } from "./purchase.server";
+/** Whether a label's Shopify step was interrupted (the page offers Retry). */
+export { isFulfillmentStuck } from "./fulfill.server";

@@ -10,8 +10,10 @@ import {
   releaseReviewedAttempt,
   dueReconciliations,
   attachLabelById,
+  canRelease,
   STALE_PENDING_MS,
   type GenerateOutcome,
+  type LabelLookup,
   type LabelServicePort,
   type RemoteLabel,
 } from "./purchase.server";
@@ -47,8 +49,9 @@ function fakeService(script: Array<GenerateOutcome | "create"> = []) {
       bought.set(req.custom_reference, { ...label, custom_reference: req.custom_reference });
       return { status: "created", label: { ...label, message: "ok" } } as GenerateOutcome;
     },
-    async findLabelByReference(reference) {
-      return bought.get(reference) ?? null;
+    async lookUpLabelByReference(reference) {
+      const label = bought.get(reference);
+      return label ? { status: "found", label } : { status: "absent" };
     },
   };
   return service;
@@ -254,7 +257,7 @@ describe("a charged label is never lost track of", () => {
     expect(result.error.message).toMatch(/L1.*was bought but could not be stored.*database is locked/);
     expect((await purchaseLabel({ db, service }, input)).status).toBe("in_progress");
     // The label the service answered with is kept: stored even when the service's list does not show its reference.
-    service.findLabelByReference = async () => null;
+    service.lookUpLabelByReference = async () => ({ status: "absent" });
     const reconciled = await reconcileAttempt({ db, service, now: () => new Date(Date.now() + 10_000) }, SHOP, result.attempt.id);
     if (reconciled.status !== "created") throw new Error(JSON.stringify(reconciled));
     expect(reconciled.label).toMatchObject({ serviceLabelId: "L1", trackingNumber: "JD00001" });
@@ -342,7 +345,12 @@ describe("attaching a label found in the service's list", () => {
     return db.purchaseAttempt.update({ where: { id: first.attempt.id }, data: { status: "NEEDS_REVIEW", nextReconcileAt: null } });
   }
   function listing(labels: RemoteLabel[]) {
-    return { findLabelById: async (id: string) => labels.find((label) => label.id === id) ?? null };
+    return {
+      lookUpLabelById: async (id: string): Promise<LabelLookup> => {
+        const label = labels.find((listed) => listed.id === id);
+        return label ? { status: "found", label } : { status: "absent" };
+      },
+    };
   }
 
   it("stores the label by its id, without buying, when the service lists it without a reference", async () => {
@@ -377,5 +385,93 @@ describe("attaching a label found in the service's list", () => {
     expect(await reason("R3")).toBe("created");
     expect(await reason("R3")).toMatchObject({ message: expect.stringContaining("not waiting for review") });
     await expect(attachLabelById({ db, service }, "other.myshopify.com", attempt.id, "R3")).rejects.toThrow(/no purchase attempt/);
+  });
+});
+
+describe("releasing the order ('No label was bought')", () => {
+  async function unknownAttempt(lookups: LabelLookup[]) {
+    const service = fakeService([{ status: "unknown", error: { message: "HTTP 503" } }]);
+    service.lookUpLabelByReference = async () => lookups.shift() ?? { status: "absent" };
+    const first = await purchaseLabel({ db, service }, input);
+    if (first.status !== "unknown") throw new Error("expected unknown");
+    return { service, attempt: first.attempt };
+  }
+  const later = (ms: number) => () => new Date(Date.now() + ms);
+
+  it("is possible once two lookups after the call read the list back to the attempt's time and found nothing", async () => {
+    const { service, attempt } = await unknownAttempt([{ status: "absent" }, { status: "absent" }]);
+    const once = await reconcileAttempt({ db, service }, SHOP, attempt.id);
+    if (once.status !== "pending") throw new Error(JSON.stringify(once));
+    expect(canRelease(once.attempt)).toBe(false);
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
+    const twice = await reconcileAttempt({ db, service, now: later(10_000) }, SHOP, attempt.id);
+    if (twice.status !== "pending") throw new Error(JSON.stringify(twice));
+    expect(twice.attempt).toMatchObject({ status: "UNKNOWN", absentLookups: 2, lastLookup: "absent" });
+    expect(canRelease(twice.attempt)).toBe(true);
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toMatchObject({ status: "REJECTED", orderSlot: null });
+  });
+
+  it("is never possible while a lookup was stopped by the page cap, even after review; a later complete pair allows it", async () => {
+    const capped: LabelLookup = { status: "incomplete", reason: "page_cap", pagesRead: 500 };
+    const { service, attempt } = await unknownAttempt([{ status: "absent" }, capped, capped, capped, capped, capped]);
+    let clock = new Date();
+    const now = () => clock;
+    let result = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    while (result.status === "pending") {
+      clock = new Date(result.attempt.nextReconcileAt!.getTime());
+      result = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    }
+    if (result.status !== "needs_review") throw new Error(JSON.stringify(result));
+    expect(result.attempt).toMatchObject({ absentLookups: 0, lastLookup: "page_cap" });
+    expect(JSON.parse(result.attempt.errorJson ?? "{}")).toMatchObject({ message: expect.stringContaining("500 pages"), messageFr: expect.stringContaining("500 pages") });
+    expect(canRelease(result.attempt)).toBe(false);
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
+    // "Check again" twice, a few seconds apart, each reading the whole span now.
+    await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    clock = new Date(clock.getTime() + 10_000);
+    const checked = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    if (checked.status !== "needs_review") throw new Error(JSON.stringify(checked));
+    expect(canRelease(checked.attempt)).toBe(true);
+  });
+
+  it("with a service that lists no references, is left to the merchant only after review, once the list was read that far", async () => {
+    const unreferenced: LabelLookup = { status: "incomplete", reason: "unreferenced" };
+    const { service, attempt } = await unknownAttempt(Array.from({ length: 6 }, () => unreferenced));
+    let clock = new Date();
+    const now = () => clock;
+    let result = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    expect(result.status === "pending" && canRelease(result.attempt)).toBe(false);
+    while (result.status === "pending") {
+      clock = new Date(result.attempt.nextReconcileAt!.getTime());
+      result = await reconcileAttempt({ db, service, now }, SHOP, attempt.id);
+    }
+    if (result.status !== "needs_review") throw new Error(JSON.stringify(result));
+    expect(result.attempt).toMatchObject({ absentLookups: 0, lastLookup: "unreferenced" });
+    expect(canRelease(result.attempt)).toBe(true);
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toMatchObject({ status: "REJECTED" });
+  });
+
+  it("needs the two lookups a moment apart: a second one at the same instant does not count", async () => {
+    const { service, attempt } = await unknownAttempt([{ status: "absent" }, { status: "absent" }, { status: "absent" }]);
+    await reconcileAttempt({ db, service }, SHOP, attempt.id);
+    const sameInstant = await reconcileAttempt({ db, service }, SHOP, attempt.id);
+    if (sameInstant.status !== "pending") throw new Error(JSON.stringify(sameInstant));
+    expect(sameInstant.attempt.absentLookups).toBe(1);
+    expect(canRelease(sameInstant.attempt)).toBe(false);
+    const later_ = await reconcileAttempt({ db, service, now: later(RECONCILE_BACKOFF_MS[1]!) }, SHOP, attempt.id);
+    if (later_.status !== "pending") throw new Error(JSON.stringify(later_));
+    expect(canRelease(later_.attempt)).toBe(true);
+  });
+
+  it("is never possible when the lookup failed (the service's list could not be read)", async () => {
+    const { service, attempt } = await unknownAttempt([]);
+    service.lookUpLabelByReference = async () => {
+      throw Object.assign(new Error("HTTP 503 while listing labels"), { messageFr: "HTTP 503 pendant la lecture de la liste" });
+    };
+    const first = await reconcileAttempt({ db, service }, SHOP, attempt.id);
+    const second = await reconcileAttempt({ db, service, now: later(10_000) }, SHOP, attempt.id);
+    if (first.status !== "pending" || second.status !== "pending") throw new Error("expected pending");
+    expect(second.attempt).toMatchObject({ absentLookups: 0, lastLookup: "failed" });
+    expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
   });
 });

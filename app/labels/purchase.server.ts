@@ -7,10 +7,17 @@
  *  2. The service is called once. No retry.
  *  3. CREATED: the label is stored. REJECTED (nothing charged): the slot is released so the merchant can fix the
  *     data and try again. UNKNOWN (timeout, lost connection, 5xx): the slot stays held and the attempt is
- *     reconciled by looking its custom_reference up in the service's label list, with backoff. Still not found
- *     after the last try: NEEDS_REVIEW, which only the merchant can release. A PENDING attempt whose process died
+ *     reconciled by looking its custom_reference up in the service's label list, with backoff. A lookup reads the
+ *     list (newest first) back to the attempt's own time, whatever the number of labels bought since, within a
+ *     generous page cap. Still not found after the last try: NEEDS_REVIEW. A PENDING attempt whose process died
  *     before the outcome was recorded is reconciled the same way once stale.
+ *  4. The merchant may release an unsettled attempt ("No label was bought") only once two lookups after the call, a
+ *     few seconds apart (half the first retry delay at least), each read the list back to the attempt's time and
+ *     found no label with its reference (canRelease). A lookup stopped by the page cap, or one that failed, proves
+ *     nothing; a service that lists no references leaves the release to the merchant after review.
+ *  Timings come from the configuration (RECONCILE_*, LABEL_LOOKUP_MAX_PAGES; app/config.server.ts).
  */
+import { DEFAULT_RECONCILE_TIMINGS, reconcileTimings, type ReconcileTimings } from "../config.server";
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import type { LabelRequest } from "../label-service/contract";
 import type { LabelEnvironment } from "./accounts.server";
@@ -19,10 +26,20 @@ import { allocateCustomReference, referenceDay } from "./references.server";
 /** What the purchase layer needs from the label-service client. */
 export interface LabelServicePort {
   generateLabel(request: LabelRequest): Promise<GenerateOutcome>;
-  findLabelByReference(customReference: string): Promise<RemoteLabel | null>;
+  /** Reads the service's list, newest first, back to `since` (see LabelLookup). */
+  lookUpLabelByReference(customReference: string, params: { since: Date }): Promise<LabelLookup>;
   /** Optional: lets the merchant attach a label found in the service's list by its id. */
-  findLabelById?(id: string): Promise<RemoteLabel | null>;
+  lookUpLabelById?(id: string, params: { since: Date }): Promise<LabelLookup>;
 }
+
+/**
+ * A lookup's outcome. `absent` only when the list was read back past `since` (or to its end) and nothing in that span
+ * could be the label; a page cap or a label listed without a reference makes it `incomplete`.
+ */
+export type LabelLookup =
+  | { status: "found"; label: RemoteLabel }
+  | { status: "absent" }
+  | { status: "incomplete"; reason: "page_cap" | "unreferenced"; pagesRead?: number };
 
 export type GenerateOutcome =
   | { status: "created"; label: { id: string; reference: string; label_url: string; tracking_url: string } }
@@ -47,14 +64,24 @@ export interface RemoteLabel {
   custom_reference?: string;
 }
 
-/** Delays before each reconciliation try after an UNKNOWN outcome (then NEEDS_REVIEW). */
-export const RECONCILE_BACKOFF_MS = [0, 5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
+/** Default delays before each reconciliation try after an UNKNOWN outcome (then NEEDS_REVIEW); RECONCILE_BACKOFF_MS. */
+export const RECONCILE_BACKOFF_MS = DEFAULT_RECONCILE_TIMINGS.backoffMs;
 
 /**
- * A PENDING attempt older than this lost its process (crash, deploy) between the call and recording the outcome:
- * it is reconciled like an UNKNOWN one. Well above the generate_label timeout (60 s by default).
+ * Default age after which a PENDING attempt lost its process (crash, deploy) between the call and recording the
+ * outcome: it is reconciled like an UNKNOWN one. Well above the generate_label timeout (60 s by default).
+ * RECONCILE_STALE_AFTER_MS.
  */
-export const STALE_PENDING_MS = 10 * 60_000;
+export const STALE_PENDING_MS = DEFAULT_RECONCILE_TIMINGS.staleAfterMs;
+
+/**
+ * A lookup reads back to the attempt's creation minus this margin, so a label stamped by a service whose clock runs
+ * behind ours is still read.
+ */
+export const LOOKUP_CLOCK_MARGIN_MS = 15 * 60_000;
+
+/** Lookups proving absence (each read back to the attempt's time) before the merchant may release the order. */
+export const ABSENT_LOOKUPS_BEFORE_RELEASE = 2;
 
 /** A note stored with an attempt (errorJson), in English and French. */
 interface Note {
@@ -91,6 +118,8 @@ export interface PurchaseDeps {
   db: PrismaClient;
   service: LabelServicePort;
   now?: () => Date;
+  /** Defaults to the process configuration (reconcileTimings()). */
+  timings?: ReconcileTimings;
 }
 
 export function orderSlot(shop: string, orderId: string, labelIndex: number): string {
@@ -114,9 +143,35 @@ async function existingHolder(db: PrismaClient, slot: string, shop: string): Pro
 }
 
 /** True while an attempt's outcome is open: unknown, awaiting review, or in flight so long its process must have died. */
-function isUnsettled(attempt: PurchaseAttempt, now: Date): boolean {
+function isUnsettled(attempt: PurchaseAttempt, now: Date, timings: ReconcileTimings): boolean {
   if (attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW") return true;
-  return attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now.getTime() - STALE_PENDING_MS;
+  return attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now.getTime() - timings.staleAfterMs;
+}
+
+/** What the latest lookup of an attempt established (PurchaseAttempt.lastLookup). */
+export type LastLookup = "found" | "absent" | "unreferenced" | "page_cap" | "failed";
+
+type ReleaseView = Pick<PurchaseAttempt, "status" | "labelId" | "absentLookups" | "lastLookup">;
+
+/** Two lookups after the call read the list back to the attempt's time and found no label with its reference. */
+export function absenceProven(attempt: Pick<PurchaseAttempt, "absentLookups">): boolean {
+  return attempt.absentLookups >= ABSENT_LOOKUPS_BEFORE_RELEASE;
+}
+
+/**
+ * The merchant may release the order ("No label was bought") only when lookups after the call read the service's list
+ * back to the attempt's own time: never while it has not been read that far. Either absence is proven, or the attempt
+ * needs review after its full backoff and the list, read that far, lists labels without a reference (a service that
+ * does not show references): then only the merchant's own check of the service's dashboard can settle it.
+ */
+export function canRelease(attempt: ReleaseView): boolean {
+  if (attempt.labelId !== null || (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW")) return false;
+  return absenceProven(attempt) || (attempt.status === "NEEDS_REVIEW" && attempt.lastLookup === "unreferenced");
+}
+
+/** How far back a lookup for this attempt reads the service's list. */
+export function lookupSince(attempt: Pick<PurchaseAttempt, "createdAt">): Date {
+  return new Date(attempt.createdAt.getTime() - LOOKUP_CLOCK_MARGIN_MS);
 }
 
 /**
@@ -167,6 +222,7 @@ export async function nextLabelIndex(db: PrismaClient, shop: string, orderId: st
 export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): Promise<PurchaseResult> {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
+  const timings = deps.timings ?? reconcileTimings();
   const labelIndex = input.labelIndex ?? 1;
   const slot = orderSlot(input.shop, input.orderId, labelIndex);
 
@@ -221,7 +277,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
       // The service's answer is kept with the attempt: reconciliation stores exactly this label, no search needed.
       const kept = await db.purchaseAttempt.updateMany({
         where: { id: attempt.id, labelId: null },
-        data: { status: "UNKNOWN", errorJson: JSON.stringify({ ...error_, serviceLabel }), nextReconcileAt: new Date(now().getTime() + RECONCILE_BACKOFF_MS[1]) },
+        data: { status: "UNKNOWN", errorJson: JSON.stringify({ ...error_, serviceLabel }), nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[1] ?? timings.backoffMs[0] ?? 0)) },
       });
       if (kept.count === 0) {
         const stored = await storedLabelOf(db, attempt.id);
@@ -243,7 +299,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
     data: {
       status: "UNKNOWN",
       errorJson: JSON.stringify(outcome.error),
-      nextReconcileAt: new Date(now().getTime() + RECONCILE_BACKOFF_MS[0]),
+      nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[0] ?? 0)),
     },
   });
   return { status: "unknown", attempt: unknown, error: outcome.error };
@@ -316,7 +372,7 @@ function knownServiceLabel(attempt: PurchaseAttempt): (RemoteLabel & { id: strin
 async function recordStep(
   db: PrismaClient,
   attempt: PurchaseAttempt,
-  data: { status: string; reconcileCount: number; nextReconcileAt: Date | null; errorJson?: string },
+  data: { status: string; reconcileCount: number; absentLookups: number; lastLookup: LastLookup; lastLookupAt: Date; nextReconcileAt: Date | null; errorJson?: string },
 ): Promise<ReconcileResult> {
   const written = await db.purchaseAttempt.updateMany({ where: { id: attempt.id, status: attempt.status, labelId: null }, data });
   const fresh = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id }, include: { label: true } });
@@ -331,13 +387,32 @@ export type ReconcileResult =
   | { status: "needs_review"; attempt: PurchaseAttempt }
   | { status: "not_reconcilable"; attempt: PurchaseAttempt };
 
+/** What a lookup that proved nothing says, for the attempt's note. */
+function incompleteNote(lookup: Extract<LabelLookup, { status: "incomplete" }>): Note {
+  return lookup.reason === "page_cap"
+    ? {
+        message: `the service's label list was read for ${lookup.pagesRead ?? "many"} pages without reaching back to this purchase's time, so it cannot show that no label was bought`,
+        messageFr: `la liste des étiquettes du service a été lue sur ${lookup.pagesRead ?? "de nombreuses"} pages sans remonter jusqu'à l'heure de cet achat : elle ne peut pas montrer qu'aucune étiquette n'a été achetée`,
+      }
+    : {
+        message: "the service lists labels without a reference since this purchase, so its list cannot show that no label was bought",
+        messageFr: "le service liste des étiquettes sans référence depuis cet achat : sa liste ne peut pas montrer qu'aucune étiquette n'a été achetée",
+      };
+}
+
+const ABSENT_NOTE: Note = {
+  message: "the service's label list, read back to this purchase's time, holds no label with this reference",
+  messageFr: "la liste des étiquettes du service, lue jusqu'à l'heure de cet achat, ne contient aucune étiquette avec cette référence",
+};
+
 /** One reconciliation try for an UNKNOWN attempt: adopt the label if the service has it, else back off. */
 export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attemptId: string): Promise<ReconcileResult> {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
+  const timings = deps.timings ?? reconcileTimings();
   const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
-  if (!isUnsettled(attempt, now())) return { status: "not_reconcilable", attempt };
+  if (!isUnsettled(attempt, now(), timings)) return { status: "not_reconcilable", attempt };
   const stalePending = attempt.status === "PENDING";
 
   const known = knownServiceLabel(attempt);
@@ -345,15 +420,16 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
     return { status: "created", label: await adoptLabel(db, attempt, known) };
   }
 
-  let found: RemoteLabel | null = null;
+  let lookup: LabelLookup | undefined;
   let lookupError: Note | undefined;
   try {
-    found = await deps.service.findLabelByReference(attempt.customReference);
+    lookup = await deps.service.lookUpLabelByReference(attempt.customReference, { since: lookupSince(attempt) });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const messageFr = (error as { messageFr?: unknown }).messageFr;
     lookupError = { message, messageFr: typeof messageFr === "string" ? messageFr : `recherche impossible : ${message}` };
   }
+  const found = lookup?.status === "found" ? lookup.label : null;
 
   const ambiguity = found?.id ? await adoptionConflict(db, attempt, found.id) : undefined;
   if (found && found.id && found.reference && !ambiguity) {
@@ -362,7 +438,16 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   }
 
   const tries = attempt.reconcileCount + 1;
-  const nextDelay = RECONCILE_BACKOFF_MS[tries];
+  // Only a lookup that read back to the attempt's time and found nothing counts towards releasing the order.
+  // Two lookups a moment apart, not twice the same instant (the background pass and "Check again" can coincide).
+  const spaced =
+    attempt.absentLookups === 0 || !attempt.lastLookupAt || now().getTime() - attempt.lastLookupAt.getTime() >= (timings.backoffMs[1] ?? 0) / 2;
+  const absentLookups = lookup?.status === "absent" ? attempt.absentLookups + (spaced ? 1 : 0) : 0;
+  const lastLookup: LastLookup = !lookup ? "failed" : lookup.status === "incomplete" ? lookup.reason : lookup.status;
+  const lastLookupAt = now();
+  const nextDelay = timings.backoffMs[tries];
+  const outcomeNote: Note | undefined =
+    lookupError ?? (lookup?.status === "incomplete" ? incompleteNote(lookup) : lookup?.status === "absent" ? ABSENT_NOTE : undefined);
   const note: Note =
     ambiguity ??
     (found
@@ -370,12 +455,20 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
           message: "the service lists this reference but without a label id or tracking number",
           messageFr: "le service liste cette référence, mais sans identifiant d'étiquette ni numéro de suivi",
         }
-      : (lookupError ?? { message: "no label with this reference in the service's list yet", messageFr: "aucune étiquette avec cette référence dans la liste du service pour l'instant" }));
+      : (outcomeNote ?? ABSENT_NOTE));
   const keep = known ? { serviceLabel: known } : {};
   if (nextDelay === undefined || found) {
-    return recordStep(db, attempt, { status: "NEEDS_REVIEW", reconcileCount: tries, nextReconcileAt: null, errorJson: JSON.stringify({ ...note, ...keep }) });
+    return recordStep(db, attempt, {
+      status: "NEEDS_REVIEW",
+      reconcileCount: tries,
+      absentLookups,
+      lastLookup,
+      lastLookupAt,
+      nextReconcileAt: null,
+      errorJson: JSON.stringify({ ...note, ...keep }),
+    });
   }
-  const notes = [stalePending ? STALE_NOTE : undefined, lookupError].filter((item): item is Note => item !== undefined);
+  const notes = [stalePending ? STALE_NOTE : undefined, outcomeNote].filter((item): item is Note => item !== undefined);
   const pendingNote: Note | undefined = notes.length
     ? { message: notes.map((item) => item.message).join("; "), messageFr: notes.map((item) => item.messageFr).join(" ; ") }
     : undefined;
@@ -383,6 +476,9 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   return recordStep(db, attempt, {
     status: "UNKNOWN",
     reconcileCount: tries,
+    absentLookups,
+    lastLookup,
+    lastLookupAt,
     nextReconcileAt: new Date(now().getTime() + nextDelay),
     ...(pendingNote ? { errorJson: JSON.stringify({ ...pendingNote, ...keep }) } : {}),
   });
@@ -438,17 +534,24 @@ export async function attachLabelById(deps: PurchaseDeps, shop: string, attemptI
   const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
   const refuse = (message: string, messageFr: string): AttachResult => ({ status: "refused", reason: { message, messageFr } });
-  if (!isUnsettled(attempt, now())) {
+  if (!isUnsettled(attempt, now(), deps.timings ?? reconcileTimings())) {
     return refuse("this purchase is not waiting for review any more; reload the page", "cet achat n'est plus en attente de vérification ; rechargez la page");
   }
-  if (!deps.service.findLabelById) return refuse("this label service cannot look labels up by id", "ce service d'étiquettes ne permet pas de chercher une étiquette par identifiant");
-  const remote = await deps.service.findLabelById(id);
-  if (!remote) {
+  if (!deps.service.lookUpLabelById) return refuse("this label service cannot look labels up by id", "ce service d'étiquettes ne permet pas de chercher une étiquette par identifiant");
+  const lookup = await deps.service.lookUpLabelById(id, { since: lookupSince(attempt) });
+  if (lookup.status === "incomplete") {
     return refuse(
-      `the label service does not list a label with id ${id} (recent pages searched); check the id`,
-      `le service d'étiquettes ne liste aucune étiquette d'identifiant ${id} (pages récentes parcourues) ; vérifiez l'identifiant`,
+      `the label service's list could not be read back to this purchase's time (${lookup.pagesRead ?? "many"} pages read); try again later, or contact support to raise the lookup depth`,
+      `la liste du service d'étiquettes n'a pas pu être lue jusqu'à l'heure de cet achat (${lookup.pagesRead ?? "de nombreuses"} pages lues) ; réessayez plus tard, ou demandez au support d'augmenter la profondeur de recherche`,
     );
   }
+  if (lookup.status === "absent") {
+    return refuse(
+      `the label service does not list a label with id ${id} created since this purchase (its list was read back to the purchase's time); check the id`,
+      `le service d'étiquettes ne liste aucune étiquette d'identifiant ${id} créée depuis cet achat (sa liste a été lue jusqu'à l'heure de l'achat) ; vérifiez l'identifiant`,
+    );
+  }
+  const remote = lookup.label;
   if (remote.custom_reference && remote.custom_reference !== attempt.customReference) {
     return refuse(
       `the label ${id} carries the reference ${remote.custom_reference}, not ${attempt.customReference}: it belongs to another purchase`,
@@ -465,12 +568,12 @@ export async function attachLabelById(deps: PurchaseDeps, shop: string, attemptI
 }
 
 /** Attempts whose next reconciliation try is due, across shops (for the background reconciler). */
-export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20) {
+export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20, timings: ReconcileTimings = reconcileTimings()) {
   return db.purchaseAttempt.findMany({
     where: {
       OR: [
         { status: "UNKNOWN", nextReconcileAt: { lte: now } },
-        { status: "PENDING", updatedAt: { lte: new Date(now.getTime() - STALE_PENDING_MS) } },
+        { status: "PENDING", updatedAt: { lte: new Date(now.getTime() - timings.staleAfterMs) } },
       ],
     },
     orderBy: { updatedAt: "asc" },
@@ -480,13 +583,22 @@ export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20
 }
 
 /**
- * The merchant checked the label service and confirms no label was bought for this attempt: release the order's
- * slot so a new purchase can be made. Only for a NEEDS_REVIEW attempt without a label; null when it was settled
- * meanwhile (another tab, the reconciler), so the page can say so instead of failing.
+ * The merchant confirms no label was bought for this attempt: release the order's slot so a new purchase can be made.
+ * Only for an unsettled attempt without a label whose lookups proved the service lists none (canRelease); null when it
+ * was settled meanwhile (another tab, the reconciler) or is not proven absent, so the page can say so.
  */
 export async function releaseReviewedAttempt(db: PrismaClient, shop: string, attemptId: string): Promise<PurchaseAttempt | null> {
   const released = await db.purchaseAttempt.updateMany({
-    where: { id: attemptId, shop, status: "NEEDS_REVIEW", labelId: null },
+    // The same condition as canRelease, checked in the write so a lookup or adoption in between wins.
+    where: {
+      id: attemptId,
+      shop,
+      labelId: null,
+      OR: [
+        { status: { in: ["UNKNOWN", "NEEDS_REVIEW"] }, absentLookups: { gte: ABSENT_LOOKUPS_BEFORE_RELEASE } },
+        { status: "NEEDS_REVIEW", lastLookup: "unreferenced" },
+      ],
+    },
     data: { status: "REJECTED", orderSlot: null },
   });
   if (released.count === 0) return null;

@@ -1,4 +1,8 @@
-/** Starts the background reconciler with the app's real clients (called from entry.server.tsx). */
+/**
+ * Starts the background reconciler with the app's real clients. Called from entry.server.tsx at module load, which
+ * happens at process start: `remix-serve` imports the server build before listening, and in dev the Vite plugin
+ * dev/start-server-build.ts loads it as soon as the dev server listens.
+ */
 import db from "../db.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import { unauthenticated } from "../shopify.server";

@@ -4,7 +4,8 @@ import { createTestDatabase } from "../../test/helpers/test-db";
 import { exampleLabelRequest } from "../label-service/__fixtures__/example-request";
 import type { LabelRequest } from "../label-service/contract";
 import { purchaseLabel, type LabelServicePort, type RemoteLabel } from "./purchase.server";
-import { runDueReconciliations } from "./reconciler.server";
+import { FULFILLMENT_CLAIM_TIMEOUT_MS } from "./fulfill.server";
+import { reconcilerRunning, runDueReconciliations, startReconciler, stopReconciler } from "./reconciler.server";
 
 const database = createTestDatabase();
 const db = database.prisma;
@@ -20,8 +21,9 @@ describe("background reconciliation", () => {
         listed.set(req.custom_reference, { id: "L1", reference: "1234567890", label_url: "https://s/l.pdf", tracking_url: "https://s/t", custom_reference: req.custom_reference });
         return { status: "unknown", error: { message: "socket hang up" } };
       },
-      async findLabelByReference(reference) {
-        return listed.get(reference) ?? null;
+      async lookUpLabelByReference(reference) {
+        const label = listed.get(reference);
+        return label ? { status: "found", label } : { status: "absent" };
       },
     };
     const first = await purchaseLabel({ db, service }, { shop: "a.myshopify.com", environment: "staging", orderId: "gid://shopify/Order/1", orderName: "#1", buildRequest: request });
@@ -48,7 +50,7 @@ describe("background reconciliation", () => {
   it("an attempt whose shop has no usable client still backs off to needs review, never loops every pass", async () => {
     const service: LabelServicePort = {
       generateLabel: async () => ({ status: "unknown", error: { message: "timeout" } }),
-      findLabelByReference: async () => null,
+      lookUpLabelByReference: async () => ({ status: "absent" }),
     };
     const first = await purchaseLabel({ db, service }, { shop: "c.myshopify.com", environment: "production", orderId: "gid://shopify/Order/3", orderName: "#3", buildRequest: request });
     if (first.status !== "unknown") throw new Error("expected unknown");
@@ -83,7 +85,7 @@ describe("background reconciliation", () => {
         return { data: { metafieldsSet: { metafields: [{ id: "gid://shopify/Metafield/1" }], userErrors: [] } } };
       },
     });
-    const service: LabelServicePort = { generateLabel: async () => ({ status: "unknown", error: { message: "unused" } }), findLabelByReference: async () => null };
+    const service: LabelServicePort = { generateLabel: async () => ({ status: "unknown", error: { message: "unused" } }), lookUpLabelByReference: async () => ({ status: "absent" }) };
     const later = () => new Date(Date.now() + 5 * 60_000);
     const deps = { db, serviceFor: async () => service, adminFor: async () => admin, notifyCustomerFor: async () => true, now: later };
     expect(await runDueReconciliations(deps)).toMatchObject({ [label.id]: "summary written" });
@@ -93,3 +95,83 @@ describe("background reconciliation", () => {
   });
 });
 
+
+describe("labels stored but never pushed to Shopify (the process died in between)", () => {
+  const openOrder = (orderId: string, fulfillments: unknown[] = []) => ({
+    data: { order: { id: orderId, name: "#9", fulfillments, fulfillmentOrders: { nodes: [{ id: "gid://shopify/FulfillmentOrder/9", status: "OPEN", supportedActions: [{ action: "CREATE_FULFILLMENT" }], lineItems: { nodes: [{ id: "x", remainingQuantity: 1 }] } }] } } },
+  });
+  async function storedLabel(shop: string, orderId: string, fulfillmentStatus: "PENDING" | "IN_PROGRESS") {
+    return db.label.create({
+      data: {
+        shop, orderId, orderName: "#9", environment: "staging", customReference: `20261123-9${orderId.slice(-2)}`, serviceLabelId: `S${orderId.slice(-2)}`,
+        trackingNumber: `T${orderId.slice(-2)}`, trackingUrl: "", labelUrl: "", carrierName: "Colissimo", carrierServiceName: "DOM",
+        labelFormat: "PDF_A4_300dpi", requestSnapshotJson: "{}", fulfillmentStatus,
+      },
+    });
+  }
+  const unused: LabelServicePort = { generateLabel: async () => ({ status: "unknown", error: { message: "unused" } }), lookUpLabelByReference: async () => ({ status: "absent" }) };
+
+  it("are pushed by the background pass once their claim is stale (PENDING and IN_PROGRESS), once, customer notified per setting", async () => {
+    const pending = await storedLabel("e.myshopify.com", "gid://shopify/Order/91", "PENDING");
+    const claimed = await storedLabel("e.myshopify.com", "gid://shopify/Order/92", "IN_PROGRESS");
+    const creates: { notifyCustomer?: unknown }[] = [];
+    const admin = mockAdmin({
+      FulfillmentContext: (variables) => openOrder(String((variables as { id: string }).id)),
+      FulfillmentCreate: (variables) => {
+        creates.push((variables as { fulfillment: { notifyCustomer?: unknown } }).fulfillment);
+        return { data: { fulfillmentCreate: { fulfillment: { id: `gid://shopify/Fulfillment/${creates.length}`, status: "SUCCESS" }, userErrors: [] } } };
+      },
+      OrderLabelMetafieldSet: () => ({ data: { metafieldsSet: { metafields: [], userErrors: [] } } }),
+    });
+    const deps = { db, serviceFor: async () => unused, adminFor: async () => admin, notifyCustomerFor: async () => true };
+    // Fresh: another request may be pushing them right now.
+    expect(await runDueReconciliations(deps)).toEqual({});
+    const later = () => new Date(Date.now() + FULFILLMENT_CLAIM_TIMEOUT_MS + 1_000);
+    expect(await runDueReconciliations({ ...deps, now: later })).toEqual({ [pending.id]: "fulfillment created", [claimed.id]: "fulfillment created" });
+    expect(creates).toHaveLength(2);
+    expect(creates.every((fulfillment) => fulfillment.notifyCustomer === true)).toBe(true);
+    expect(await runDueReconciliations({ ...deps, now: later })).toEqual({});
+    expect(await db.label.findMany({ where: { id: { in: [pending.id, claimed.id] } }, select: { fulfillmentStatus: true } })).toEqual([
+      { fulfillmentStatus: "CREATED" },
+      { fulfillmentStatus: "CREATED" },
+    ]);
+  });
+
+  it("adopt the fulfillment Shopify already has for the tracking number instead of creating another", async () => {
+    const label = await storedLabel("f.myshopify.com", "gid://shopify/Order/93", "IN_PROGRESS");
+    const admin = mockAdmin({
+      FulfillmentContext: () => openOrder("gid://shopify/Order/93", [{ id: "gid://shopify/Fulfillment/77", status: "SUCCESS", trackingInfo: [{ number: "T93", url: null, company: "Colissimo" }] }]),
+      OrderLabelMetafieldSet: () => ({ data: { metafieldsSet: { metafields: [], userErrors: [] } } }),
+    });
+    const later = () => new Date(Date.now() + FULFILLMENT_CLAIM_TIMEOUT_MS + 1_000);
+    const deps = { db, serviceFor: async () => unused, adminFor: async () => admin, notifyCustomerFor: async () => true, now: later };
+    expect(await runDueReconciliations(deps)).toEqual({ [label.id]: "fulfillment created (adopted)" });
+    expect(admin.calls.map((call) => call.operationName)).not.toContain("FulfillmentCreate");
+    expect(await db.label.findUniqueOrThrow({ where: { id: label.id } })).toMatchObject({ fulfillmentStatus: "CREATED", fulfillmentId: "gid://shopify/Fulfillment/77" });
+  });
+});
+
+describe("the background pass", () => {
+  it("runs a first pass as soon as it starts, and one process never runs two timers", async () => {
+    const attempt = await db.purchaseAttempt.create({
+      data: { shop: "g.myshopify.com", orderId: "gid://shopify/Order/95", orderName: "#95", environment: "staging", customReference: "20261123-095", orderSlot: "g|95|1", status: "UNKNOWN", nextReconcileAt: new Date(0), requestJson: JSON.stringify(request("20261123-095")) },
+    });
+    const passes: string[] = [];
+    const deps = {
+      db,
+      serviceFor: async () => ({ ...{ generateLabel: async () => ({ status: "unknown" as const, error: { message: "unused" } }) }, lookUpLabelByReference: async () => { passes.push("lookup"); return { status: "absent" as const }; } }),
+      adminFor: async () => mockAdmin({}),
+      notifyCustomerFor: async () => true,
+    };
+    try {
+      startReconciler(deps, 60_000);
+      startReconciler(deps, 60_000);
+      expect(reconcilerRunning()).toBe(true);
+      await expect.poll(async () => (await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).reconcileCount).toBe(1);
+      expect(passes).toEqual(["lookup"]);
+    } finally {
+      stopReconciler();
+    }
+    expect(reconcilerRunning()).toBe(false);
+  });
+});

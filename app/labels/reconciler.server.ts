@@ -1,12 +1,19 @@
 /**
- * Background reconciliation of purchases whose outcome is unknown: each due attempt is looked up in the service's
- * label list (backoff in purchase.server.ts); a found label is stored and pushed to Shopify. Runs in every app
- * process; the unique label slot and the fulfillment claim make concurrent runs harmless.
+ * Background reconciliation, one pass every RECONCILE_INTERVAL_MS in every app process:
+ *  - purchases whose outcome is unknown: each due attempt is looked up in the service's label list (backoff in
+ *    purchase.server.ts); a found label is stored and pushed to Shopify;
+ *  - labels whose Shopify step is stuck (claimed or due, no outcome past FULFILLMENT_CLAIM_TIMEOUT_MS: the process
+ *    died between storing the label and recording the fulfillment) are pushed again, adopting a fulfillment that
+ *    already carries the tracking number;
+ *  - order summaries whose write failed are written again.
+ * The unique label slot and the fulfillment claim make concurrent runs harmless. The pass starts with the process
+ * (reconciler-boot.server.ts), not with a request.
  */
+import { reconcileTimings, type ReconcileTimings } from "../config.server";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import type { LabelEnvironment } from "./environments";
-import { pushLabelToShopify, unwrittenSummaries } from "./fulfill.server";
+import { pushLabelToShopify, stuckFulfillments, unwrittenSummaries } from "./fulfill.server";
 import { dueReconciliations, reconcileAttempt, type LabelServicePort } from "./purchase.server";
 
 export interface ReconcilerDeps {
@@ -16,25 +23,43 @@ export interface ReconcilerDeps {
   notifyCustomerFor: (shop: string) => Promise<boolean>;
   now?: () => Date;
   log?: (message: string) => void;
+  /** Defaults to the process configuration (reconcileTimings()). */
+  timings?: ReconcileTimings;
 }
 
 /** One pass over the due attempts. Returns how each ended. */
 export async function runDueReconciliations(deps: ReconcilerDeps): Promise<Record<string, string>> {
   const now = deps.now ?? (() => new Date());
+  const timings = deps.timings ?? reconcileTimings();
   const outcomes: Record<string, string> = {};
-  for (const due of await dueReconciliations(deps.db, now())) {
+  for (const due of await dueReconciliations(deps.db, now(), 20, timings)) {
     try {
       const service = await deps.serviceFor(due.shop, due.environment as LabelEnvironment).catch(unavailable);
-      const result = await reconcileAttempt({ db: deps.db, service, now }, due.shop, due.id);
+      const result = await reconcileAttempt({ db: deps.db, service, now, timings }, due.shop, due.id);
       outcomes[due.id] = result.status;
       if (result.status === "created") {
         const admin = await deps.adminFor(due.shop);
-        const pushed = await pushLabelToShopify({ db: deps.db, admin }, { shop: due.shop, labelId: result.label.id, notifyCustomer: await deps.notifyCustomerFor(due.shop) });
+        const pushed = await pushLabelToShopify({ db: deps.db, admin, now, timings }, { shop: due.shop, labelId: result.label.id, notifyCustomer: await deps.notifyCustomerFor(due.shop) });
         outcomes[due.id] = `created, fulfillment ${pushed.status}`;
       }
     } catch (error) {
       outcomes[due.id] = `error: ${error instanceof Error ? error.message : String(error)}`;
       deps.log?.(`reconciliation of attempt ${due.id} failed: ${outcomes[due.id]}`);
+    }
+  }
+  // Labels stored but never pushed to Shopify (the process died in between): pushed again, once the claim is stale.
+  for (const stuck of await stuckFulfillments(deps.db, now(), 20, timings)) {
+    try {
+      const admin = await deps.adminFor(stuck.shop);
+      const pushed = await pushLabelToShopify({ db: deps.db, admin, now, timings }, { shop: stuck.shop, labelId: stuck.id, notifyCustomer: await deps.notifyCustomerFor(stuck.shop) });
+      outcomes[stuck.id] = `fulfillment ${pushed.status}${pushed.status === "created" && pushed.adopted ? " (adopted)" : ""}`;
+    } catch (error) {
+      outcomes[stuck.id] = `error: ${error instanceof Error ? error.message : String(error)}`;
+      deps.log?.(`Shopify step of label ${stuck.id} failed: ${outcomes[stuck.id]}`);
+      // Waits another claim timeout instead of being tried (and failing) on every pass ahead of the others.
+      await deps.db.label
+        .updateMany({ where: { id: stuck.id, fulfillmentStatus: stuck.fulfillmentStatus }, data: { fulfillmentStatus: stuck.fulfillmentStatus } })
+        .catch(() => undefined);
     }
   }
   // Order summaries whose write failed after the fulfillment was made: written again (nothing else is sent).
@@ -59,17 +84,29 @@ function unavailable(error: unknown): LabelServicePort {
   const reason = `no label-service client: ${error instanceof Error ? error.message : String(error)}`;
   return {
     generateLabel: () => Promise.reject(new Error(reason)),
-    findLabelByReference: () => Promise.reject(new Error(reason)),
+    lookUpLabelByReference: () => Promise.reject(new Error(reason)),
   };
 }
 
-let timer: ReturnType<typeof setInterval> | undefined;
+interface RunningReconciler {
+  stop(): void;
+  intervalMs: number;
+}
 
-/** Starts the periodic pass once per process (idempotent). The timer never keeps the process alive. */
-export function startReconciler(deps: ReconcilerDeps, intervalMs = 5_000): void {
-  if (timer) return;
+declare global {
+  // One timer per process, also across Vite dev-server module reloads (a reloaded module replaces it).
+  var __etiquetteReconciler: RunningReconciler | undefined;
+}
+
+/**
+ * Starts the periodic pass for this process: a first pass right away (a purchase left unknown before a restart is
+ * checked at boot), then one every RECONCILE_INTERVAL_MS. Calling it again replaces the running timer (a dev-server
+ * reload brings new code), so a process never runs two. The timer never keeps the process alive.
+ */
+export function startReconciler(deps: ReconcilerDeps, intervalMs = (deps.timings ?? reconcileTimings()).intervalMs): void {
+  globalThis.__etiquetteReconciler?.stop();
   let running = false;
-  timer = setInterval(() => {
+  const pass = () => {
     if (running) return;
     running = true;
     runDueReconciliations(deps)
@@ -77,6 +114,26 @@ export function startReconciler(deps: ReconcilerDeps, intervalMs = 5_000): void 
       .finally(() => {
         running = false;
       });
-  }, intervalMs);
+  };
+  const first = setTimeout(pass, 0);
+  const timer = setInterval(pass, intervalMs);
+  first.unref();
   timer.unref();
+  globalThis.__etiquetteReconciler = {
+    intervalMs,
+    stop() {
+      clearTimeout(first);
+      clearInterval(timer);
+      if (globalThis.__etiquetteReconciler === this) globalThis.__etiquetteReconciler = undefined;
+    },
+  };
+}
+
+/** Whether this process runs the background pass (for tests and diagnostics). */
+export function reconcilerRunning(): boolean {
+  return globalThis.__etiquetteReconciler !== undefined;
+}
+
+export function stopReconciler(): void {
+  globalThis.__etiquetteReconciler?.stop();
 }

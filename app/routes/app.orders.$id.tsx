@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useRevalidator, useSearchParams } from "@remix-run/react";
 import {
   Badge,
   Banner,
@@ -18,7 +18,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useContext, useState, type ReactNode } from "react";
+import { useContext, useEffect, useState, type ReactNode } from "react";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import { localeFromRequest } from "../i18n/locale";
@@ -27,7 +27,7 @@ import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
 import { handleOrderLabelAction } from "../labels/order-label-actions.server";
 import { readNote } from "../labels/notes";
-import { isEditableProblem, loadOrderLabel } from "../labels/order-label.server";
+import { absenceProven, canRelease, isEditableProblem, isFulfillmentStuck, loadOrderLabel } from "../labels/order-label.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
 import { AppErrorPage } from "../components/AppErrorPage";
 
@@ -76,13 +76,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       environment: label.environment,
       fulfillmentStatus: label.fulfillmentStatus,
       fulfillmentError: readNote(label.fulfillmentError),
+      fulfillmentStuck: isFulfillmentStuck(label, new Date()),
       createdAt: label.createdAt.toISOString(),
     })),
     attempts: view.attempts
       .filter(
         (attempt) => attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW" || attempt.status === "PENDING",
       )
-      .map((attempt) => ({ id: attempt.id, status: attempt.status, customReference: attempt.customReference, note: readNote(attempt.errorJson) })),
+      .map((attempt) => ({
+        id: attempt.id,
+        status: attempt.status,
+        customReference: attempt.customReference,
+        note: readNote(attempt.errorJson),
+        releasable: canRelease(attempt),
+        absent: absenceProven(attempt),
+      })),
     services,
     serviceUnavailable,
     nextLabelIndex: view.nextLabelIndex,
@@ -152,6 +160,27 @@ function EditableField({
   return <TextField name={name} label={label} value={value} onChange={setValue} autoComplete="off" type={type} />;
 }
 
+/**
+ * While a purchase or a Shopify step is pending, the page reloads its data by itself (every 5 s for the first minute,
+ * then every 30 s), so the outcome of the background checks shows without clicking. Typed edits are kept.
+ */
+function usePendingRefresh(pending: boolean, busy: boolean) {
+  const revalidator = useRevalidator();
+  const [refreshes, setRefreshes] = useState(0);
+  useEffect(() => {
+    if (!pending) {
+      setRefreshes(0);
+      return;
+    }
+    if (busy || revalidator.state !== "idle") return;
+    const timer = setTimeout(() => {
+      setRefreshes((count) => count + 1);
+      revalidator.revalidate();
+    }, refreshes < 12 ? 5_000 : 30_000);
+    return () => clearTimeout(timer);
+  }, [pending, busy, revalidator, refreshes]);
+}
+
 export default function OrderLabel() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -172,7 +201,9 @@ export default function OrderLabel() {
   const warnings = data.problems.filter((problem) => problem.severity === "warning");
   const actionProblems = (result && "problems" in result ? result.problems : undefined) ?? [];
   const hasLabel = data.labels.length > 0;
-  const inFlight = data.attempts.length > 0;
+  const pushing = data.labels.some((label) => label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS");
+  const inFlight = data.attempts.length > 0 || pushing;
+  usePendingRefresh(data.attempts.some((attempt) => attempt.status !== "NEEDS_REVIEW") || pushing, busy);
   const [carrierName, serviceName] = carrierKey.split("|");
   const serviceOptions = data.services.map((service) => ({
     label: `${service.carrier ? `${service.carrier} · ` : ""}${service.label}`,
@@ -289,10 +320,14 @@ export default function OrderLabel() {
                     </Link>
                   ) : null}
                 </InlineStack>
-                {label.fulfillmentStatus === "FAILED" ? (
-                  <Banner tone="critical">
+                {label.fulfillmentStatus === "FAILED" || label.fulfillmentStuck ? (
+                  <Banner tone={label.fulfillmentStuck ? "warning" : "critical"}>
                     <BlockStack gap="200">
-                      <Text as="p">{t("order.fulfillment.failed", { message: label.fulfillmentError?.[locale] ?? "" })}</Text>
+                      <Text as="p">
+                        {label.fulfillmentStuck
+                          ? t("order.fulfillment.stuck")
+                          : t("order.fulfillment.failed", { message: label.fulfillmentError?.[locale] ?? "" })}
+                      </Text>
                       <Form method="post">
                         <input type="hidden" name="intent" value="retryFulfillment" />
                         <input type="hidden" name="labelId" value={label.id} />
@@ -313,10 +348,21 @@ export default function OrderLabel() {
             <Banner tone="warning">
               <BlockStack gap="200">
                 <Text as="p">
-                  {t(attempt.status === "NEEDS_REVIEW" ? "order.attempt.review" : "order.attempt.pending", {
-                    reference: attempt.customReference,
-                  })}
+                  {t(
+                    attempt.releasable && attempt.absent ? "order.attempt.absent" : attempt.status === "NEEDS_REVIEW" ? "order.attempt.review" : "order.attempt.pending",
+                    { reference: attempt.customReference },
+                  )}
                 </Text>
+                {attempt.releasable ? (
+                  <Text as="p" fontWeight="semibold">
+                    {t("order.attempt.releaseRisk", { reference: attempt.customReference })}
+                  </Text>
+                ) : null}
+                {attempt.status !== "NEEDS_REVIEW" ? (
+                  <Text as="p" tone="subdued">
+                    {t("order.attempt.autoRefresh")}
+                  </Text>
+                ) : null}
                 {attempt.note ? (
                   <Text as="p" tone="subdued">
                     {attempt.note[locale]}
@@ -330,7 +376,7 @@ export default function OrderLabel() {
                       {t("order.attempt.check")}
                     </Button>
                   </Form>
-                  {attempt.status === "NEEDS_REVIEW" ? (
+                  {attempt.releasable ? (
                     <Form method="post">
                       <input type="hidden" name="intent" value="releaseAttempt" />
                       <input type="hidden" name="attemptId" value={attempt.id} />
@@ -340,7 +386,7 @@ export default function OrderLabel() {
                     </Form>
                   ) : null}
                 </InlineStack>
-                {attempt.status === "NEEDS_REVIEW" ? (
+                {attempt.status === "NEEDS_REVIEW" || attempt.releasable ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="attachLabel" />
                     <input type="hidden" name="attemptId" value={attempt.id} />

@@ -431,3 +431,46 @@ describe("needs review: attaching the label found at the service", () => {
   });
 });
 
+
+describe("a purchase answered 503 (issue 11 item 4)", () => {
+  it("is checked at once; release is refused until the list, read back to the purchase, proved it absent twice; then offered with its risk", async () => {
+    await saveSandboxAccount();
+    await fetch(`${sandbox.url}/__admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ error5xx: { next: 1 } }) });
+    expect(await post(routes.order, orderPath, { intent: "create" }, orderParams)).toMatchObject({ tone: "warning", notice: { key: "order.attempt.pending" } });
+    const attempt = await db.purchaseAttempt.findFirstOrThrow({ where: { shop: DEMO_SHOP } });
+    expect(attempt).toMatchObject({ status: "UNKNOWN", reconcileCount: 1, absentLookups: 1 });
+
+    type Page = { attempts: { id: string; status: string; releasable: boolean }[] };
+    expect(((await get(routes.order, orderPath, orderParams)) as Page).attempts).toMatchObject([{ id: attempt.id, status: "UNKNOWN", releasable: false }]);
+    expect(await post(routes.order, orderPath, { intent: "releaseAttempt", attemptId: attempt.id }, orderParams)).toMatchObject({ notice: { key: "order.attempt.notProven" } });
+
+    // "Check again" a few seconds later (the lookups must be a moment apart).
+    await db.$executeRawUnsafe(`UPDATE "PurchaseAttempt" SET "lastLookupAt" = ? WHERE "id" = ?`, new Date(Date.now() - 10_000).getTime(), attempt.id);
+    expect(await post(routes.order, orderPath, { intent: "checkAttempt", attemptId: attempt.id }, orderParams)).toMatchObject({ notice: { key: "order.attempt.absent" } });
+    expect(((await get(routes.order, orderPath, orderParams)) as Page).attempts).toMatchObject([{ id: attempt.id, status: "UNKNOWN", releasable: true }]);
+    expect(await post(routes.order, orderPath, { intent: "releaseAttempt", attemptId: attempt.id }, orderParams)).toMatchObject({ notice: { key: "order.attempt.released" } });
+    expect(((await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number }).count).toBe(0);
+  });
+});
+
+describe("a label whose Shopify step was interrupted (issue 10 item 2)", () => {
+  it("is shown as stuck with Retry, and Retry fulfils the order once", async () => {
+    await saveSandboxAccount();
+    const label = await db.label.create({
+      data: {
+        shop: DEMO_SHOP, orderId: `gid://shopify/Order/${SWISS_ORDER}`, orderName: "#1035", environment: "staging", customReference: "20261123-950",
+        serviceLabelId: "S950", trackingNumber: "JD950", trackingUrl: "", labelUrl: "https://s.test/950.pdf", carrierName: "Dhl", carrierServiceName: "P",
+        labelFormat: "PDF_A4_300dpi", requestSnapshotJson: "{}", fulfillmentStatus: "IN_PROGRESS",
+      },
+    });
+    // The process that claimed the push died (SIGKILL) three minutes ago.
+    await db.$executeRawUnsafe(`UPDATE "Label" SET "updatedAt" = ? WHERE "id" = ?`, new Date(Date.now() - 180_000).getTime(), label.id);
+    type Page = { labels: { id: string; fulfillmentStatus: string; fulfillmentStuck: boolean }[] };
+    expect(((await get(routes.order, orderPath, orderParams)) as Page).labels).toMatchObject([{ id: label.id, fulfillmentStatus: "IN_PROGRESS", fulfillmentStuck: true }]);
+    expect(await post(routes.order, orderPath, { intent: "retryFulfillment", labelId: label.id }, orderParams)).toMatchObject({ tone: "success", notice: { key: "order.fulfillment.created" } });
+    expect(await post(routes.order, orderPath, { intent: "retryFulfillment", labelId: label.id }, orderParams)).toMatchObject({ tone: "success" });
+    const order = (await emulator.inspect("/__admin/orders/1035")).body as { fulfillments: unknown[] };
+    expect(order.fulfillments).toHaveLength(1);
+    expect(((await get(routes.order, orderPath, orderParams)) as Page).labels).toMatchObject([{ fulfillmentStatus: "CREATED", fulfillmentStuck: false }]);
+  });
+});
