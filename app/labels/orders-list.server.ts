@@ -22,9 +22,9 @@ import {
   type OrderLabelView,
 } from "./status";
 
-export const LIST_TABS = ["all", "unlabelled", "attention", "labelled"] as const;
-export type ListTab = (typeof LIST_TABS)[number];
-export const ZONES = ["domestic", "eu", "world"] as const satisfies readonly DestinationZone[];
+import { LIST_TABS, ZONES } from "./orders-list";
+
+export { LIST_TABS, ZONES, type ListTab } from "./orders-list";
 
 /** The list's URL parameters, parsed leniently (a bad value falls back to the default, never an error page). */
 export const listParamsSchema = z.object({

@@ -24,7 +24,8 @@ import { formatDate } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";
 import type { MessageKey } from "../i18n/messages";
 import { useT } from "../i18n/translate";
-import { LIST_TABS, listParamsSchema, loadOrdersList, ZONES, type ListTab } from "../labels/orders-list.server";
+import { listParamsSchema, loadOrdersList } from "../labels/orders-list.server";
+import { LIST_TABS, ZONES, type ListTab } from "../labels/orders-list";
 import type { PrimaryAction } from "../labels/status";
 
 export async function loader({ request }: LoaderFunctionArgs) {
