@@ -18,6 +18,8 @@ import { labelServiceClientFor } from "../labels/gateway.server";
 import { loadShippingSettingsState, saveShippingSettings } from "../settings/shipping-settings.server";
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
 import { fetchShopAddress } from "../shopify/operations/shop-address";
+import { formatDateTime } from "../i18n/dates";
+import { dateContextFor } from "../i18n/dates.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, admin } = await requireAdmin(request);
@@ -50,7 +52,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     accounts,
     environment: {
       environment: environment.environment,
-      productionConfirmedAt: environment.productionConfirmedAt?.toISOString() ?? null,
+      // Formatted once, here, in the merchant's language and the shop's time zone (app/i18n/dates.ts).
+      productionConfirmedAt: environment.productionConfirmedAt
+        ? formatDateTime(environment.productionConfirmedAt, await dateContextFor(request, admin, shop))
+        : null,
       productionConfirmedBy: environment.productionConfirmedBy,
     },
     productionConfigured: Boolean(config().LABEL_SERVICE_PRODUCTION_URL),
@@ -172,7 +177,7 @@ function EnvironmentCard() {
           <Text as="p" tone="subdued">
             {t("settings.env.confirmedBy", {
               who: environment.productionConfirmedBy ?? "?",
-              date: new Date(environment.productionConfirmedAt).toLocaleString(),
+              date: environment.productionConfirmedAt,
             })}
           </Text>
         ) : null}

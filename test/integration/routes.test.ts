@@ -198,6 +198,23 @@ describe("settings route", () => {
   });
 });
 
+describe("settings route dates", () => {
+  it("shows when production was confirmed in the merchant's language and the shop's time zone", async () => {
+    actAs(DEMO_SHOP);
+    await db.shopSettings.update({
+      where: { shop: DEMO_SHOP },
+      data: { environment: "production", productionConfirmedAt: new Date("2026-12-31T23:30:00Z"), productionConfirmedBy: "owner@example.com" },
+    });
+    try {
+      const french = new Request("https://app.test/app/settings?locale=fr");
+      const page = (await routes.settings.loader!({ request: french, params: {}, context: {} })) as { environment: { productionConfirmedAt: string } };
+      expect(page.environment.productionConfirmedAt).toBe("1 janv. 2027, 00:30");
+    } finally {
+      await db.shopSettings.update({ where: { shop: DEMO_SHOP }, data: { environment: "staging", productionConfirmedAt: null, productionConfirmedBy: null } });
+    }
+  });
+});
+
 describe("orders to ship route", () => {
   it("lists the shop's unfulfilled orders with their label status, and searches by name", async () => {
     actAs(DEMO_SHOP);
