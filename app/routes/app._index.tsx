@@ -26,6 +26,7 @@ import type { MessageKey } from "../i18n/messages";
 import { useT } from "../i18n/translate";
 import { listParamsSchema, loadOrdersList } from "../labels/orders-list.server";
 import { LIST_TABS, ZONES, type ListTab } from "../labels/orders-list";
+import type { DestinationZone } from "../shipping/customs";
 import type { PrimaryAction } from "../labels/status";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -97,35 +98,23 @@ const OrderRow = memo(function OrderRow({ row, position, selected }: { row: Row;
 
 const SEARCH_DELAY_MS = 400;
 
-export default function OrdersToShip() {
-  const { rows, next, previous, params, scanned, partial } = useLoaderData<typeof loader>();
+/**
+ * The search field, tabs and destination filter. Memoized apart from the table: selecting rows changes the table's
+ * state only, so this part (tabs measure themselves, the filters build popovers) does not render again.
+ */
+const ListFilters = memo(function ListFilters({
+  params,
+  loading,
+  go,
+}: {
+  params: { q: string; tab: ListTab; zone: DestinationZone[] };
+  loading: boolean;
+  go: (changes: Record<string, string | undefined>) => void;
+}) {
   const t = useT();
-  const navigate = useNavigate();
-  const navigation = useNavigation();
-  const [searchParams] = useSearchParams();
   const { mode, setMode } = useSetIndexFiltersMode();
   const [query, setQuery] = useState(params.q);
   useEffect(() => setQuery(params.q), [params.q]);
-  const { selectedResources, allResourcesSelected, handleSelectionChange } = useIndexResourceState(rows);
-  // Polaris gives a new selection handler after every change; the table gets one stable function so its rows (which
-  // read it from context) do not all re-render when one is selected.
-  const latestSelectionChange = useRef(handleSelectionChange);
-  latestSelectionChange.current = handleSelectionChange;
-  const onSelectionChange = useCallback<typeof handleSelectionChange>((...args) => latestSelectionChange.current(...args), []);
-  const selected = useMemo(() => new Set(selectedResources), [selectedResources]);
-
-  const go = useCallback(
-    (changes: Record<string, string | undefined>) => {
-      const nextParams = new URLSearchParams(searchParams);
-      for (const key of ["after", "before"]) nextParams.delete(key);
-      for (const [key, value] of Object.entries(changes)) {
-        if (value) nextParams.set(key, value);
-        else nextParams.delete(key);
-      }
-      navigate(`?${nextParams.toString()}`, { replace: true });
-    },
-    [navigate, searchParams],
-  );
 
   // The search runs once typing pauses.
   useEffect(() => {
@@ -149,6 +138,68 @@ export default function OrdersToShip() {
       onChange={(zones) => go({ zone: zones.join(",") || undefined })}
     />
   );
+  return (
+    <IndexFilters
+      tabs={tabs}
+      selected={Math.max(0, LIST_TABS.indexOf(params.tab))}
+      onSelect={(index) => go({ tab: LIST_TABS[index] === "all" ? undefined : LIST_TABS[index] })}
+      queryValue={query}
+      queryPlaceholder={t("orders.search.placeholder")}
+      onQueryChange={setQuery}
+      onQueryClear={() => {
+        setQuery("");
+        go({ q: undefined });
+      }}
+      filters={[{ key: "zone", label: t("orders.filter.zone"), filter: zoneFilter, shortcut: true }]}
+      appliedFilters={
+        params.zone.length > 0
+          ? [
+              {
+                key: "zone",
+                label: `${t("orders.filter.zone")}: ${params.zone.map((zone) => t(`orders.zone.${zone}`)).join(", ")}`,
+                onRemove: () => go({ zone: undefined }),
+              },
+            ]
+          : []
+      }
+      onClearAll={() => {
+        setQuery("");
+        go({ q: undefined, zone: undefined });
+      }}
+      mode={mode}
+      setMode={setMode}
+      canCreateNewView={false}
+      loading={loading}
+    />
+  );
+});
+
+export default function OrdersToShip() {
+  const { rows, next, previous, params, scanned, partial } = useLoaderData<typeof loader>();
+  const t = useT();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const { selectedResources, allResourcesSelected, handleSelectionChange } = useIndexResourceState(rows);
+  // Polaris gives a new selection handler after every change; the table gets one stable function so its rows (which
+  // read it from context) do not all re-render when one is selected.
+  const latestSelectionChange = useRef(handleSelectionChange);
+  latestSelectionChange.current = handleSelectionChange;
+  const onSelectionChange = useCallback<typeof handleSelectionChange>((...args) => latestSelectionChange.current(...args), []);
+  const selected = useMemo(() => new Set(selectedResources), [selectedResources]);
+
+  const go = useCallback(
+    (changes: Record<string, string | undefined>) => {
+      const nextParams = new URLSearchParams(searchParams);
+      for (const key of ["after", "before"]) nextParams.delete(key);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value) nextParams.set(key, value);
+        else nextParams.delete(key);
+      }
+      navigate(`?${nextParams.toString()}`, { replace: true });
+    },
+    [navigate, searchParams],
+  );
   const filtersActive = params.q !== "" || params.zone.length > 0;
 
   const empty =
@@ -170,38 +221,7 @@ export default function OrdersToShip() {
     <Page title={t("orders.title")}>
       <BlockStack gap="400">
         <Card padding="0">
-          <IndexFilters
-            tabs={tabs}
-            selected={Math.max(0, LIST_TABS.indexOf(params.tab))}
-            onSelect={(index) => go({ tab: LIST_TABS[index] === "all" ? undefined : (LIST_TABS[index] as ListTab) })}
-            queryValue={query}
-            queryPlaceholder={t("orders.search.placeholder")}
-            onQueryChange={setQuery}
-            onQueryClear={() => {
-              setQuery("");
-              go({ q: undefined });
-            }}
-            filters={[{ key: "zone", label: t("orders.filter.zone"), filter: zoneFilter, shortcut: true }]}
-            appliedFilters={
-              params.zone.length > 0
-                ? [
-                    {
-                      key: "zone",
-                      label: `${t("orders.filter.zone")}: ${params.zone.map((zone) => t(`orders.zone.${zone}`)).join(", ")}`,
-                      onRemove: () => go({ zone: undefined }),
-                    },
-                  ]
-                : []
-            }
-            onClearAll={() => {
-              setQuery("");
-              go({ q: undefined, zone: undefined });
-            }}
-            mode={mode}
-            setMode={setMode}
-            canCreateNewView={false}
-            loading={navigation.state === "loading"}
-          />
+          <ListFilters params={params} loading={navigation.state === "loading"} go={go} />
           <IndexTable
             resourceName={{ singular: t("orders.resource.singular"), plural: t("orders.resource.plural") }}
             itemCount={rows.length}
