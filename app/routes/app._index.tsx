@@ -8,6 +8,7 @@ import {
   ChoiceList,
   EmptyState,
   IndexFilters,
+  IndexFiltersMode,
   IndexTable,
   InlineStack,
   Link,
@@ -112,7 +113,10 @@ const ListFilters = memo(function ListFilters({
   go: (changes: Record<string, string | undefined>) => void;
 }) {
   const t = useT();
-  const { mode, setMode } = useSetIndexFiltersMode();
+  // A search or filter on the URL opens the filter bar, so the merchant sees what narrows the list.
+  const { mode, setMode } = useSetIndexFiltersMode(
+    params.q !== "" || params.zone.length > 0 ? IndexFiltersMode.Filtering : IndexFiltersMode.Default,
+  );
   const [query, setQuery] = useState(params.q);
   useEffect(() => setQuery(params.q), [params.q]);
 
