@@ -4,14 +4,16 @@
  */
 import { config } from "./config.server";
 import { DEMO_SHOP_DOMAIN } from "./demo/seed-demo-shop.server";
+import { staffUserIdOf } from "./settings/environment.server";
 import { authenticate, unauthenticated } from "./shopify.server";
 
 
 export async function requireAdmin(request: Request) {
   if (config().ETIQUETTE_DEMO) {
     const { admin, session } = await unauthenticated.admin(DEMO_SHOP_DOMAIN);
-    return { admin, session, shop: session.shop, demo: true as const };
+    // No staff member in the demo: it has no session token.
+    return { admin, session, shop: session.shop, staffUserId: null, demo: true as const };
   }
-  const { admin, session } = await authenticate.admin(request);
-  return { admin, session, shop: session.shop, demo: false as const };
+  const { admin, session, sessionToken } = await authenticate.admin(request);
+  return { admin, session, shop: session.shop, staffUserId: staffUserIdOf({ sessionToken, session }), demo: false as const };
 }

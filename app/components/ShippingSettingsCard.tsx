@@ -1,9 +1,10 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineGrid, Select, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
+import { useContext, useState } from "react";
 import type { MessageKey } from "../i18n/messages";
-import { useT } from "../i18n/translate";
+import { LocaleContext, useT } from "../i18n/translate";
 import { LABEL_FORMATS } from "../label-service/contract";
+import { describeFieldError, type FieldError } from "../settings/field-errors";
 
 export interface ServiceOption {
   label: string;
@@ -13,19 +14,25 @@ export interface ServiceOption {
 interface Props {
   fields: Record<string, string>;
   configured: boolean;
-  fieldErrors?: Record<string, string>;
+  /** Errors from the last save, by field name: each shown under its field. */
+  fieldErrors?: Record<string, FieldError>;
   services: Record<"domestic" | "eu" | "world", ServiceOption[]>;
   maxBoxes: number;
 }
 
-/** A text field bound to one flat settings field. */
-function Field({ name, label, fields, errors, type }: { name: string; label: string; fields: Record<string, string>; errors?: Record<string, string>; type?: "number" | "email" }) {
+/** The error under a field, in the merchant's language, naming the field by its label. */
+function useFieldError(errors: Record<string, FieldError> | undefined, name: string, label: string): string | undefined {
   const t = useT();
-  const [value, setValue] = useState(fields[name] ?? "");
+  const locale = useContext(LocaleContext);
   const error = errors?.[name];
-  const message =
-    error === undefined ? undefined : name === "sender.phone" ? t("settings.shipping.phoneInvalid") : t("settings.shipping.fieldInvalid", { detail: error });
-  return <TextField name={name} label={label} value={value} onChange={setValue} autoComplete="off" type={type} error={message} />;
+  return error ? describeFieldError(error, label, t, locale) : undefined;
+}
+
+/** A text field bound to one flat settings field. */
+function Field({ name, label, fields, errors, type }: { name: string; label: string; fields: Record<string, string>; errors?: Record<string, FieldError>; type?: "number" | "email" }) {
+  const [value, setValue] = useState(fields[name] ?? "");
+  const error = useFieldError(errors, name, label);
+  return <TextField name={name} label={label} value={value} onChange={setValue} autoComplete="off" type={type} error={error} />;
 }
 
 function Toggle({ name, label, fields }: { name: string; label: string; fields: Record<string, string> }) {
@@ -38,10 +45,11 @@ function Toggle({ name, label, fields }: { name: string; label: string; fields: 
   );
 }
 
-function Choice({ name, label, fields, options }: { name: string; label: string; fields: Record<string, string>; options: ServiceOption[] }) {
+function Choice({ name, label, fields, options, errors }: { name: string; label: string; fields: Record<string, string>; options: ServiceOption[]; errors?: Record<string, FieldError> }) {
   const [value, setValue] = useState(fields[name] ?? options[0]?.value ?? "");
+  const error = useFieldError(errors, name, label);
   const all = options.some((option) => option.value === value) || !value ? options : [{ label: value.replace("|", " · "), value }, ...options];
-  return <Select name={name} label={label} options={all} value={value} onChange={setValue} />;
+  return <Select name={name} label={label} options={all} value={value} onChange={setValue} error={error} />;
 }
 
 export function ShippingSettingsCard({ fields, configured, fieldErrors, services, maxBoxes }: Props) {
@@ -81,7 +89,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
               {text("sender.phone", "settings.shipping.phone")}
               {text("sender.email", "settings.shipping.email", "email")}
             </FormLayout.Group>
-            <Choice name="labelFormat" label={t("settings.shipping.labelFormat")} fields={fields} options={LABEL_FORMATS.map((format) => ({ label: format, value: format }))} />
+            <Choice name="labelFormat" label={t("settings.shipping.labelFormat")} fields={fields} errors={fieldErrors} options={LABEL_FORMATS.map((format) => ({ label: format, value: format }))} />
           </FormLayout>
           <Text as="h3" variant="headingSm">
             {t("settings.shipping.boxes")}
@@ -96,7 +104,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
             </InlineGrid>
           ))}
           <FormLayout>
-            <Choice name="defaultBox" label={t("settings.shipping.defaultBox")} fields={fields} options={boxNames.map((name) => ({ label: name, value: name }))} />
+            <Choice name="defaultBox" label={t("settings.shipping.defaultBox")} fields={fields} errors={fieldErrors} options={boxNames.map((name) => ({ label: name, value: name }))} />
             {text("defaultWeightGrams", "settings.shipping.defaultWeight", "number")}
           </FormLayout>
           <Text as="h3" variant="headingSm">
@@ -105,7 +113,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
           <FormLayout>
             <FormLayout.Group>
               {(["domestic", "eu", "world"] as const).map((zone) => (
-                <Choice key={zone} name={`carriers.${zone}`} label={t(`settings.shipping.zone.${zone}`)} fields={fields} options={services[zone]} />
+                <Choice key={zone} name={`carriers.${zone}`} label={t(`settings.shipping.zone.${zone}`)} fields={fields} errors={fieldErrors} options={services[zone]} />
               ))}
             </FormLayout.Group>
           </FormLayout>
@@ -118,6 +126,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
                 name="cn23.category"
                 label={t("settings.shipping.category")}
                 fields={fields}
+                errors={fieldErrors}
                 options={(["1", "2", "3", "4", "5", "6"] as const).map((value) => ({ label: t(`settings.shipping.category.${value}`), value }))}
               />
               {text("cn23.fallbackOriginCountry", "settings.shipping.fallbackOrigin")}

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import { labelRequestSchema, type LabelRequest } from "../label-service/contract";
-import { isParcelFulfillmentOrder, mapOrderToLabelRequest, type Problem } from "../shipping";
+import { isParcelFulfillmentOrder, mapOrderToLabelRequest, type OfferedService, type Problem } from "../shipping";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { getEnvironment } from "../settings/environment.server";
@@ -36,6 +36,22 @@ export interface OrderLabelView {
   fulfillmentOrderId: string | undefined;
   /** The label slot an "additional label" form on this page would take; sent back so a resubmit is recognised. */
   nextLabelIndex: number;
+  /** What the carrier-service lookup lists for the destination country; undefined when it could not be read. */
+  offeredServices: OfferedService[] | undefined;
+}
+
+/** The carrier-service lookup for one destination country; undefined (or a throw) when it cannot be read. */
+export type ServiceLookup = (country: string, environment: LabelEnvironment) => Promise<OfferedService[] | undefined>;
+
+/** The lookup's answer for the order's destination country, or undefined when there is none to check against. */
+async function offeredFor(order: OrderForLabel, environment: LabelEnvironment, lookup: ServiceLookup | undefined) {
+  const country = order.shippingAddress?.countryCodeV2?.trim().toUpperCase();
+  if (!country || !lookup) return undefined;
+  try {
+    return await lookup(country, environment);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Everything the page shows, for one order of this shop. Null when Shopify does not know the order. */
@@ -44,7 +60,7 @@ export async function loadOrderLabel(
   admin: AdminGraphqlClient,
   shop: string,
   orderId: string,
-  options: { boxName?: string; carrierName?: string; serviceName?: string } = {},
+  options: { boxName?: string; carrierName?: string; serviceName?: string; lookupServices?: ServiceLookup } = {},
 ): Promise<OrderLabelView | null> {
   const id = orderGid(orderId);
   const [order, settings, { environment }, labels, attempts, nextIndex] = await Promise.all([
@@ -59,6 +75,7 @@ export async function loadOrderLabel(
   const fulfillmentOrderId = openFulfillmentOrderId(order);
   const carrier =
     options.carrierName && options.serviceName ? { carrierName: options.carrierName, serviceName: options.serviceName } : undefined;
+  const offeredServices = await offeredFor(order, environment, options.lookupServices);
   const mapped = mapOrderToLabelRequest({
     order,
     settings,
@@ -68,6 +85,7 @@ export async function loadOrderLabel(
     boxName: options.boxName,
     carrier,
     customReference: PREVIEW_REFERENCE,
+    offeredServices,
   });
   return {
     order,
@@ -82,6 +100,7 @@ export async function loadOrderLabel(
     selectedBox: options.boxName ?? settings.boxes.find((box) => box.isDefault)?.name,
     fulfillmentOrderId,
     nextLabelIndex: nextIndex,
+    offeredServices,
   };
 }
 
@@ -131,9 +150,12 @@ export function overridesFromForm(fields: Record<string, string>): RequestOverri
 
 const EDITABLE_PROBLEM_PATH = /^cn23_data\.products\[([0-9]+)\]\.(hs_code|country_code)$/;
 
-/** A missing HS code, origin or shipping price can be typed on the page instead of fixed in Shopify. */
+/**
+ * A missing HS code, origin or shipping price can be typed on the page instead of fixed in Shopify; a service not
+ * sold to the destination is replaced by choosing another in the page's service list (checked again at purchase).
+ */
 export function isEditableProblem(problem: Problem): boolean {
-  return EDITABLE_PROBLEM_PATH.test(problem.path) || problem.path === "cn23_data.shipping_price";
+  return EDITABLE_PROBLEM_PATH.test(problem.path) || problem.path === "cn23_data.shipping_price" || problem.code === "service_not_offered";
 }
 
 function resolvedByEdit(problem: Problem, overrides: RequestOverrides): boolean {
@@ -236,7 +258,7 @@ function additionalProblem(code: "no_first_label" | "page_out_of_date", orderNam
  * checks the result, buys once, then creates the fulfillment. `additional` must be explicit to buy a second label.
  */
 export async function createLabelForOrder(
-  deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort },
+  deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort & { carrierServices?: (country: string) => Promise<OfferedService[]> } },
   input: {
     shop: string;
     orderId: string;
@@ -293,6 +315,9 @@ export async function createLabelForOrder(
     input.overrides.carrier_name && input.overrides.carrier_service_name
       ? { carrierName: input.overrides.carrier_name, serviceName: input.overrides.carrier_service_name }
       : undefined;
+  // The chosen service must be one the service sells to the destination (checked again here: the page may be old).
+  const lookup = service.carrierServices?.bind(service);
+  const offeredServices = await offeredFor(order, environment, lookup ? (country) => lookup(country) : undefined);
   const mapped = mapOrderToLabelRequest({
     order,
     settings,
@@ -301,6 +326,7 @@ export async function createLabelForOrder(
     boxName: input.boxName,
     carrier,
     customReference: PREVIEW_REFERENCE,
+    offeredServices,
   });
   const blocking = mapped.problems.filter((problem) => problem.severity === "blocking" && !resolvedByEdit(problem, input.overrides));
   if (!mapped.preview || blocking.length > 0) return { status: "problems", problems: blocking };

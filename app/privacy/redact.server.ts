@@ -54,6 +54,7 @@ export async function deleteShopData(db: PrismaClient, shop: string): Promise<vo
     db.shopSettings.deleteMany({ where: { shop } }),
     db.referenceCounter.deleteMany({ where: { shop } }),
     db.webhookDelivery.deleteMany({ where: { shop } }),
+    db.customerDataRequest.deleteMany({ where: { shop } }),
     db.session.deleteMany({ where: { shop } }),
   ]);
 }

@@ -36,10 +36,21 @@ import { loadShippingSettingsState } from "../settings/shipping-settings.server"
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   const url = new URL(request.url);
+  let serviceUnavailable = false;
   const view = await loadOrderLabel(db, admin, shop, params.id ?? "", {
     boxName: url.searchParams.get("box") ?? undefined,
     carrierName: url.searchParams.get("carrier") ?? undefined,
     serviceName: url.searchParams.get("service") ?? undefined,
+    // The services sold to the order's destination country: the mapper checks the proposed one against them.
+    lookupServices: async (country, environment) => {
+      try {
+        const client = await labelServiceClientFor(shop, environment);
+        return await client.carrierServices(country);
+      } catch (error) {
+        serviceUnavailable = error instanceof LabelServiceUnavailableError;
+        return undefined;
+      }
+    },
   });
   if (!view) throw new Response("Order not found", { status: 404 });
   const { configured } = await loadShippingSettingsState(db, shop);
@@ -49,21 +60,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     pageLabelFacts({ ...view, problems: view.problems.map((problem) => ({ ...problem, editable: isEditableProblem(problem) })) }),
   );
   const lastAttempt = view.attempts.at(-1);
-  let services: { carrier: string; name: string; label: string }[] = [];
-  let serviceUnavailable = false;
-  const country = view.request?.recipient.country ?? view.order.shippingAddress?.countryCodeV2 ?? undefined;
-  if (country) {
-    try {
-      const client = await labelServiceClientFor(shop, view.environment);
-      services = (await client.carrierServices(country)).map((service) => ({
-        carrier: service.carrier ?? "",
-        name: service.name,
-        label: service.label ?? service.name,
-      }));
-    } catch (error) {
-      serviceUnavailable = error instanceof LabelServiceUnavailableError;
-    }
-  }
+  const services = (view.offeredServices ?? []).map((service) => ({
+    carrier: service.carrier ?? "",
+    name: service.name,
+    label: service.label ?? service.name,
+  }));
   return {
     orderName: view.order.name,
     orderId: view.order.id,
@@ -187,7 +188,9 @@ export default function OrderLabel() {
     value: `${service.carrier || request?.carrier_name}|${service.name}`,
   }));
   if (request && !serviceOptions.some((option) => option.value === carrierKey)) {
-    serviceOptions.unshift({ label: `${request.carrier_name} · ${request.carrier_service_name}`, value: carrierKey });
+    // The proposed service is not among those sold to the destination: shown as such, never as a valid choice.
+    const current = `${request.carrier_name} · ${request.carrier_service_name}`;
+    serviceOptions.unshift({ label: data.services.length > 0 ? t("order.service.notOffered", { service: current }) : current, value: carrierKey });
   }
   const text = (message: { en: string; fr: string }) => (locale === "fr" ? message.fr : message.en);
 

@@ -14,6 +14,7 @@ import { appSecretBox } from "../security/app-secret-box.server";
 import { getEnvironment } from "../settings/environment.server";
 import { handleSettingsAction } from "../settings/settings-actions.server";
 import { ShippingSettingsCard, type ServiceOption } from "../components/ShippingSettingsCard";
+import type { FieldError } from "../settings/field-errors";
 import { labelServiceClientFor } from "../labels/gateway.server";
 import { loadShippingSettingsState, saveShippingSettings } from "../settings/shipping-settings.server";
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
@@ -62,26 +63,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
     shippingFields: settingsToFields(settings),
     shippingConfigured: shipping.configured,
     services,
+    maxBoxes: MAX_BOXES,
   };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop, session } = await requireAdmin(request);
+  const { shop, staffUserId } = await requireAdmin(request);
   const form = await request.formData();
   if (form.get("intent") === "saveShipping") {
     const fields = Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
     const parsed = parseShippingSettingsFields(fields);
-    if (!parsed.ok) return { intent: "saveShipping", ok: false as const, fieldErrors: parsed.fieldErrors, messageKey: "settings.shipping.fieldInvalid" as const, values: { detail: Object.keys(parsed.fieldErrors).join(", ") } };
+    if (!parsed.ok) {
+      // Each error is shown under its field; the banner only says that nothing was saved.
+      return { intent: "saveShipping", ok: false as const, fieldErrors: parsed.fieldErrors, messageKey: "settings.shipping.notSaved" as const, values: { count: String(Object.keys(parsed.fieldErrors).length) } };
+    }
     await saveShippingSettings(db, shop, parsed.settings);
     return { intent: "saveShipping", ok: true as const, messageKey: "settings.saved" as const };
   }
-  const userLabel = session.onlineAccessInfo?.associated_user.email ?? session.id;
   return handleSettingsAction(
     {
       db,
       box: appSecretBox(),
       shop,
-      userLabel,
+      staffUserId,
       productionConfigured: Boolean(config().LABEL_SERVICE_PRODUCTION_URL),
       testConnection: (environment, credentials) => testLabelServiceConnection(shop, environment, credentials),
     },
@@ -232,9 +236,9 @@ export default function Settings() {
             <ShippingSettingsCard
               fields={data.shippingFields}
               configured={data.shippingConfigured}
-              fieldErrors={result && "intent" in result && result.intent === "saveShipping" && !result.ok ? (result.fieldErrors as Record<string, string>) : undefined}
+              fieldErrors={result && "intent" in result && result.intent === "saveShipping" && !result.ok ? (result.fieldErrors as Record<string, FieldError>) : undefined}
               services={data.services}
-              maxBoxes={MAX_BOXES}
+              maxBoxes={data.maxBoxes}
             />
           </BlockStack>
         </Layout.Section>

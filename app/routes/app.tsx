@@ -40,6 +40,7 @@ export default function AppLayout() {
             </Link>
             <Link to="/app/labels">{t("nav.labels")}</Link>
             <Link to="/app/settings">{t("nav.settings")}</Link>
+            <Link to="/app/privacy">{t("nav.privacy")}</Link>
           </NavMenu>
         )}
         <Box padding="200">
@@ -56,6 +57,7 @@ export default function AppLayout() {
                 <Link to="/app">{t("nav.orders")}</Link>
                 <Link to="/app/labels">{t("nav.labels")}</Link>
                 <Link to="/app/settings">{t("nav.settings")}</Link>
+                <Link to="/app/privacy">{t("nav.privacy")}</Link>
               </InlineStack>
             ) : null}
           </InlineStack>

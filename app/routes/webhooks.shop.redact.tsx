@@ -1,4 +1,4 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { webhookAction } from "../webhooks/route.server";
 
-export const action = ({ request }: ActionFunctionArgs) => webhookAction(request);
+export const action = ({ request }: ActionFunctionArgs) => webhookAction(request, "SHOP_REDACT");

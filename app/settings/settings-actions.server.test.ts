@@ -15,7 +15,7 @@ const tester: ConnectionTester = async (environment, credentials) => {
 };
 
 function context(shop: string, overrides: Partial<SettingsContext> = {}): SettingsContext {
-  return { db: database.prisma, box, shop, userLabel: "owner@shop.test", productionConfigured: true, testConnection: tester, ...overrides };
+  return { db: database.prisma, box, shop, staffUserId: "8472", productionConfigured: true, testConnection: tester, ...overrides };
 }
 
 function form(values: Record<string, string>): FormData {

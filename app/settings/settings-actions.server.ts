@@ -18,7 +18,8 @@ export interface SettingsContext {
   db: PrismaClient;
   box: SecretBox;
   shop: string;
-  userLabel: string;
+  /** The staff member acting (Shopify user id from the session token), null when unknown. */
+  staffUserId: string | null;
   productionConfigured: boolean;
   testConnection: ConnectionTester;
 }
@@ -83,7 +84,7 @@ export async function handleSettingsAction(context: SettingsContext, form: FormD
       shop: context.shop,
       environment: env.data,
       confirmedCharges: fields.confirmCharges === "on" || fields.confirmCharges === "true",
-      confirmedBy: context.userLabel,
+      confirmedBy: context.staffUserId,
       productionConfigured: context.productionConfigured,
     });
     if (change.ok) return { intent, ok: true, messageKey: "settings.saved" };

@@ -14,14 +14,18 @@ const INSIDE_BY_CODE: Readonly<Record<string, string>> = { MC: "FR" };
 /** Postcode prefixes (after removing spaces) that lie outside the EU customs territory, per member state. */
 const OUTSIDE_BY_POSTCODE: Readonly<Record<string, readonly { prefix: string; territory: string }[]>> = {
   FR: [
+    // Saint-Barthélemy and Saint-Martin share Guadeloupe's 971 postcodes: the longer prefixes come first.
+    { prefix: "97133", territory: "BL" }, // Saint-Barthélemy
+    { prefix: "97150", territory: "MF" }, // Saint-Martin
     { prefix: "971", territory: "GP" }, // Guadeloupe
     { prefix: "972", territory: "MQ" }, // Martinique
     { prefix: "973", territory: "GF" }, // French Guiana
     { prefix: "974", territory: "RE" }, // Réunion
     { prefix: "975", territory: "PM" }, // Saint-Pierre-et-Miquelon
     { prefix: "976", territory: "YT" }, // Mayotte
-    { prefix: "977", territory: "BL" }, // Saint-Barthélemy
-    { prefix: "978", territory: "MF" }, // Saint-Martin
+    { prefix: "977", territory: "BL" }, // Saint-Barthélemy (its INSEE code, sometimes written as a postcode)
+    { prefix: "978", territory: "MF" }, // Saint-Martin (idem)
+    { prefix: "984", territory: "TF" }, // French Southern and Antarctic Lands
     { prefix: "986", territory: "WF" }, // Wallis-et-Futuna
     { prefix: "987", territory: "PF" }, // French Polynesia
     { prefix: "988", territory: "NC" }, // New Caledonia

@@ -6,12 +6,15 @@ import { z } from "zod";
 import type { Cn23Product, LabelRequest } from "../label-service/contract";
 import { CARRIERS_REQUIRING_DIMENSIONS, labelRequestSchema } from "../label-service/contract";
 import type { OrderForLabel, OrderLineItem } from "../shopify/operations/order-for-label";
+import { checkPostcode, isKnownCountry } from "./address";
+import { recipientAddressProblems } from "./address-problems";
 import { customsRequired, destinationZone } from "./customs";
 import { isParcelFulfillmentOrder } from "./fulfillment-orders";
 import { divideHalfUp, formatComma, toCents } from "./money";
 import { toE164 } from "./phone";
 import { hasBlocking, type Problem } from "./problems";
 import type { Box, CarrierChoice, ShippingSettings } from "./settings";
+import { countryName, isOffered, serviceNotOfferedProblem, type OfferedService } from "./services";
 import { toGrams } from "./units";
 
 export interface DraftLine {
@@ -54,6 +57,11 @@ export interface MapInput {
   wholeOrder?: boolean;
   boxName?: string;
   carrier?: CarrierChoice;
+  /**
+   * What the label service's carrier-service lookup lists for the destination country. When given, a carrier choice
+   * (the zone's default or the merchant's) outside it blocks before purchase; unknown (lookup failed) checks nothing.
+   */
+  offeredServices?: readonly OfferedService[];
 }
 
 /** Country codes whose postcodes are written in capitals (letters in them). */
@@ -63,9 +71,6 @@ function normaliseZip(zip: string, country: string): string {
   const trimmed = zip.trim().replace(/\s+/g, " ");
   return UPPERCASE_ZIP.has(country) ? trimmed.toUpperCase() : trimmed;
 }
-
-/** Countries without postcodes, where an empty zip is normal. */
-const NO_POSTCODE = new Set(["HK", "AE", "QA", "BS", "JM", "PA", "AO", "AG", "BZ", "BO", "FJ", "GH", "MO", "TT", "UG", "ZW"]);
 
 /** Two-word split of a full name: everything but the last word is the first name. */
 export function splitName(name: string): { firstname: string; lastname: string } {
@@ -89,8 +94,8 @@ class Collector {
   readonly problems: Problem[] = [];
   constructor(private readonly orderName: string) {}
 
-  add(severity: Problem["severity"], code: string, path: string, message: Problem["message"], fix: Problem["fix"]): void {
-    this.problems.push({ code, path, orderName: this.orderName, severity, message, fix });
+  add(severity: Problem["severity"], code: string, path: string, message: Problem["message"], fix: Problem["fix"], params?: Problem["params"]): void {
+    this.problems.push({ code, path, orderName: this.orderName, severity, message, fix, ...(params ? { params } : {}) });
   }
 }
 
@@ -172,12 +177,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     });
   }
   const zip = normaliseZip(address?.zip ?? "", country);
-  if (address && country && !zip && !NO_POSTCODE.has(country)) {
-    found.add("blocking", "zip_missing", "recipient.zip", { en: `Order ${name}: the shipping address has no postcode.`, fr: `Commande ${name} : l'adresse de livraison n'a pas de code postal.` }, {
-      en: "Add the postcode to the shipping address in Shopify, or type it in the recipient form here.",
-      fr: "Ajoutez le code postal à l'adresse de livraison dans Shopify, ou saisissez-le ici dans le formulaire destinataire.",
-    });
-  }
+  if (address && country) found.problems.push(...recipientAddressProblems({ orderName: name, country, zip, city: address.city ?? "" }));
   const email = order.email?.trim() ?? "";
   if (!email) {
     found.add("blocking", "email_missing", "recipient.email", { en: `Order ${name} has no customer e-mail.`, fr: `La commande ${name} n'a pas d'e-mail client.` }, {
@@ -192,7 +192,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     });
   }
   const rawPhone = address?.phone?.trim() || order.phone?.trim() || "";
-  const phone = country ? toE164(rawPhone, country) : undefined;
+  const phone = country ? toE164(rawPhone, { country, zip }) : undefined;
   if (rawPhone && !phone) {
     found.add("warning", "recipient_phone_invalid", "recipient.phone1", { en: `Order ${name}: the phone number "${rawPhone}" is not a valid number for ${country}; it is not sent.`, fr: `Commande ${name} : le numéro « ${rawPhone} » n'est pas valide pour ${country} ; il n'est pas envoyé.` }, {
       en: "Correct the phone in the shipping address, or type it in international form (+41...) here.",
@@ -200,8 +200,20 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     });
   }
 
-  // Sender, from settings.
-  const senderPhone = toE164(settings.sender.phone, settings.sender.countryCode);
+  // Sender, from settings (saved before Settings checked them, they may still be wrong).
+  const sender = settings.sender;
+  if (!isKnownCountry(sender.countryCode)) {
+    found.add("blocking", "sender_country_unknown", "sender.country", { en: `The sender country "${sender.countryCode}" is not a country code carriers know.`, fr: `Le pays de l'expéditeur « ${sender.countryCode} » n'est pas un code pays connu des transporteurs.` }, {
+      en: "Correct the sender's country code in Etiquette's Settings > Shipping (two letters, like FR).",
+      fr: "Corrigez le code pays de l'expéditeur dans Paramètres > Expédition d'Etiquette (deux lettres, par exemple FR).",
+    }, { value: sender.countryCode });
+  } else if (checkPostcode(sender.zip, { country: sender.countryCode, city: sender.city }) !== "ok") {
+    found.add("blocking", "sender_zip_invalid", "sender.zip", { en: `The sender postcode "${sender.zip}" is not a valid postcode of ${countryName(sender.countryCode, "en")}.`, fr: `Le code postal de l'expéditeur « ${sender.zip} » n'est pas un code postal valide de ${countryName(sender.countryCode, "fr")}.` }, {
+      en: "Correct the sender's postcode in Etiquette's Settings > Shipping.",
+      fr: "Corrigez le code postal de l'expéditeur dans Paramètres > Expédition d'Etiquette.",
+    }, { value: sender.zip, country: sender.countryCode });
+  }
+  const senderPhone = toE164(settings.sender.phone, { country: settings.sender.countryCode, zip: settings.sender.zip });
   if (!senderPhone) {
     found.add("blocking", "sender_phone_invalid", "sender.phone1", { en: `The sender phone "${settings.sender.phone}" is not a valid ${settings.sender.countryCode} number.`, fr: `Le téléphone de l'expéditeur « ${settings.sender.phone} » n'est pas un numéro ${settings.sender.countryCode} valide.` }, {
       en: "Correct the sender phone in Etiquette's Settings (international form, like +33142000000).",
@@ -221,7 +233,13 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
   }
   const origin = { country: settings.sender.countryCode, zip: settings.sender.zip };
   const destination = { country: country || settings.sender.countryCode, zip };
-  const carrier = input.carrier ?? settings.carriers[destinationZone(origin, destination)];
+  const zone = destinationZone(origin, destination);
+  const carrier = input.carrier ?? settings.carriers[zone];
+  if (country && input.offeredServices && !isOffered(carrier, input.offeredServices)) {
+    found.problems.push(
+      serviceNotOfferedProblem({ orderName: name, choice: carrier, country, offered: input.offeredServices, ...(input.carrier ? {} : { zone }) }),
+    );
+  }
   const customs = country ? customsRequired(origin, destination) : false;
 
   // Lines of the chosen fulfillment order.

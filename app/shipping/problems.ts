@@ -5,6 +5,8 @@ export interface Problem {
   path: string;
   orderName: string;
   severity: "blocking" | "warning";
+  /** The facts the message is built from (order, field value, country...), for translation and tests. */
+  params?: Record<string, string>;
   message: { en: string; fr: string };
   fix: { en: string; fr: string };
 }

@@ -1,10 +1,23 @@
 import db from "../db.server";
 import { authenticate } from "../shopify.server";
 import { handleWebhook } from "./handlers.server";
+import { checkDelivery, type WebhookTopic } from "./signed-delivery";
 
-/** The body of every webhook route: verify the HMAC (a bad one gets 401 from the library), run once, answer 200. */
-export async function webhookAction(request: Request): Promise<Response> {
+/**
+ * The body of every webhook route. `authenticate.webhook` verifies the HMAC: a wrong signature is 401, a request
+ * without the signature (or another required X-Shopify-* header) is 400, as @shopify/shopify-app-remix answers.
+ * Then the delivery must be this route's topic and its signed body must name the shop in the header; otherwise 400
+ * and a warning (no personal data logged). Then it runs once and answers 200.
+ */
+export async function webhookAction(request: Request, expected: WebhookTopic): Promise<Response> {
   const { shop, topic, payload, webhookId } = await authenticate.webhook(request);
-  await handleWebhook(db, { shop, topic, payload, webhookId });
+  const check = checkDelivery(expected, { shop, topic, payload });
+  if (!check.ok) {
+    console.warn(
+      `webhook refused: ${check.reason} (route ${expected}, X-Shopify-Topic ${topic}, X-Shopify-Shop-Domain ${shop}, delivery ${webhookId})`,
+    );
+    return new Response(null, { status: 400 });
+  }
+  await handleWebhook(db, webhookId, check.delivery);
   return new Response(null, { status: 200 });
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabaseUrl } from "../../test/helpers/test-db";
 import { appTestEnv } from "../../test/helpers/app-env";
 import type { PrismaClient } from "../generated/prisma/client";
+import { customerDataExport, listDataRequests } from "../privacy/data-request.server";
 
 const SHOP = "webhook-shop.myshopify.com";
 const OTHER_SHOP = "other-shop.myshopify.com";
@@ -34,22 +35,48 @@ let deliveryCounter = 0;
 function webhookRequest(
   topic: string,
   payload: unknown,
-  options: { shop?: string; secret?: string; webhookId?: string } = {},
+  options: { shop?: string; secret?: string; webhookId?: string; topicHeader?: string; noHmac?: boolean } = {},
 ): Request {
   const body = JSON.stringify(payload);
   deliveryCounter += 1;
-  return new Request(`https://my-test-app.myshopify.io/webhooks/${topic.replace(".", "/")}`, {
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": getHmac(body, options.secret ?? API_SECRET_KEY),
-      "x-shopify-topic": topic.replace(".", "/"),
-      "x-shopify-shop-domain": options.shop ?? SHOP,
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": options.webhookId ?? `delivery-${deliveryCounter}`,
-    },
-  });
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-shopify-topic": options.topicHeader ?? topic.replace(".", "/"),
+    "x-shopify-shop-domain": options.shop ?? SHOP,
+    "x-shopify-api-version": "2026-10",
+    "x-shopify-webhook-id": options.webhookId ?? `delivery-${deliveryCounter}`,
+  };
+  if (!options.noHmac) headers["x-shopify-hmac-sha256"] = getHmac(body, options.secret ?? API_SECRET_KEY);
+  return new Request(`https://my-test-app.myshopify.io/webhooks/${topic.replace(".", "/")}`, { method: "POST", body, headers });
+}
+
+/** Bodies as Shopify documents them for each topic (app/uninstalled carries the shop object). */
+function payloadFor(topic: string, shop: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  switch (topic) {
+    case "app.uninstalled":
+      return { id: 548380009, name: "Shop", domain: "shop.example.com", myshopify_domain: shop, ...extra };
+    case "app.scopes_update":
+      return { id: 1, shop_id: 548380009, previous: ["read_orders"], current: ["read_orders"], updated_at: "2026-11-22T10:00:00Z", ...extra };
+    case "customers.data_request":
+      return {
+        shop_id: 548380009,
+        shop_domain: shop,
+        orders_requested: [1001],
+        customer: { id: 191167, email: "zoe@example.com", phone: "+33612345678" },
+        data_request: { id: 9999 },
+        ...extra,
+      };
+    case "customers.redact":
+      return {
+        shop_id: 548380009,
+        shop_domain: shop,
+        customer: { id: 191167, email: "zoe@example.com", phone: "+33612345678" },
+        orders_to_redact: [1001],
+        ...extra,
+      };
+    default:
+      return { shop_id: 548380009, shop_domain: shop, ...extra };
+  }
 }
 
 async function call(topic: string, request: Request): Promise<number> {
@@ -93,6 +120,7 @@ beforeEach(async () => {
     await db.session.deleteMany({ where: { shop } });
   }
   await db.webhookDelivery.deleteMany();
+  await db.customerDataRequest.deleteMany();
   await seedShop(SHOP);
   await seedShop(OTHER_SHOP);
 });
@@ -100,10 +128,31 @@ beforeEach(async () => {
 describe.each(["app.uninstalled", "app.scopes_update", "customers.data_request", "customers.redact", "shop.redact"])(
   "webhooks/%s",
   (topic) => {
-    const payload = topic === "app.scopes_update" ? { current: ["read_orders"] } : { shop_domain: SHOP, orders_to_redact: [] };
+    const payload = payloadFor(topic, SHOP);
 
     it("rejects a wrong HMAC with 401 and changes nothing", async () => {
       expect(await call(topic, webhookRequest(topic, payload, { secret: "not-the-secret" }))).toBe(401);
+      expect(await db.webhookDelivery.count()).toBe(0);
+      expect(await db.session.count({ where: { shop: SHOP } })).toBe(1);
+    });
+
+    it("answers a request without a signature with 400 (as @shopify/shopify-app-remix does) and changes nothing", async () => {
+      expect(await call(topic, webhookRequest(topic, payload, { noHmac: true }))).toBe(400);
+      expect(await db.webhookDelivery.count()).toBe(0);
+      expect(await db.session.count({ where: { shop: SHOP } })).toBe(1);
+    });
+
+    it("refuses a correctly signed body of this topic for another shop than the header names", async () => {
+      const body = payloadFor(topic, OTHER_SHOP, topic === "app.scopes_update" ? { shop_domain: OTHER_SHOP } : {});
+      expect(await call(topic, webhookRequest(topic, body, { shop: SHOP }))).toBe(400);
+      expect(await db.webhookDelivery.count()).toBe(0);
+      expect(await db.session.count({ where: { shop: SHOP } })).toBe(1);
+      expect(await db.label.count({ where: { shop: SHOP } })).toBe(1);
+    });
+
+    it("refuses a delivery whose X-Shopify-Topic is not this route's topic", async () => {
+      const other = topic === "shop.redact" ? "customers/redact" : "shop/redact";
+      expect(await call(topic, webhookRequest(topic, payload, { topicHeader: other }))).toBe(400);
       expect(await db.webhookDelivery.count()).toBe(0);
       expect(await db.session.count({ where: { shop: SHOP } })).toBe(1);
     });
@@ -121,19 +170,28 @@ describe.each(["app.uninstalled", "app.scopes_update", "customers.data_request",
 
 describe("what each webhook does", () => {
   it("app/uninstalled deletes the shop's sessions only", async () => {
-    expect(await call("app.uninstalled", webhookRequest("app.uninstalled", {}))).toBe(200);
+    expect(await call("app.uninstalled", webhookRequest("app.uninstalled", payloadFor("app.uninstalled", SHOP)))).toBe(200);
     expect(await db.session.count({ where: { shop: SHOP } })).toBe(0);
     expect(await db.label.count({ where: { shop: SHOP } })).toBe(1);
   });
 
-  it("app/scopes_update stores the new scopes on the shop's sessions", async () => {
-    await call("app.scopes_update", webhookRequest("app.scopes_update", { current: ["read_orders", "write_orders"] }));
+  it("app/scopes_update records scopes taken away", async () => {
+    await db.session.updateMany({ where: { shop: SHOP }, data: { scope: "read_orders,write_orders,read_products" } });
+    const body = payloadFor("app.scopes_update", SHOP, { current: ["write_orders"] });
+    expect(await call("app.scopes_update", webhookRequest("app.scopes_update", body))).toBe(200);
     const session = await db.session.findFirstOrThrow({ where: { shop: SHOP } });
     expect(session.scope).toBe("read_orders,write_orders");
   });
 
+  it("app/scopes_update never adds a scope: its body names no shop, so it could have been signed for another", async () => {
+    const body = payloadFor("app.scopes_update", SHOP, { current: ["read_orders", "write_orders", "read_customers"] });
+    expect(await call("app.scopes_update", webhookRequest("app.scopes_update", body))).toBe(200);
+    const session = await db.session.findFirstOrThrow({ where: { shop: SHOP } });
+    expect(session.scope).toBe("read_orders");
+  });
+
   it("customers/redact removes the recipient's personal data from that order's snapshots, keeping tracking", async () => {
-    await call("customers.redact", webhookRequest("customers.redact", { orders_to_redact: [1001] }));
+    await call("customers.redact", webhookRequest("customers.redact", payloadFor("customers.redact", SHOP)));
     const label = await db.label.findFirstOrThrow({ where: { shop: SHOP } });
     expect(label.requestSnapshotJson).not.toContain("Zoé");
     expect(label.requestSnapshotJson).not.toContain("zoe@example.com");
@@ -143,11 +201,64 @@ describe("what each webhook does", () => {
     expect(other.requestSnapshotJson).toContain("Zoé");
   });
 
+  it("customers/data_request records the request, whose export holds the order's stored label data", async () => {
+    expect(await call("customers.data_request", webhookRequest("customers.data_request", payloadFor("customers.data_request", SHOP)))).toBe(200);
+    const [request] = await listDataRequests(db, SHOP);
+    expect(request).toMatchObject({ shopifyRequestId: "9999", customerId: "191167", recordsFound: 1, handedOverAt: null });
+    const exported = await customerDataExport(db, SHOP, request!.id);
+    expect(exported?.labels[0]).toMatchObject({ orderName: "#1001", trackingNumber: "1234567890", requestAsSent: { recipient: { firstname: "Zoé" } } });
+    expect(await listDataRequests(db, OTHER_SHOP)).toEqual([]);
+  });
+
   it("shop/redact deletes everything stored for the shop", async () => {
-    await call("shop.redact", webhookRequest("shop.redact", { shop_domain: SHOP }));
+    await call("customers.data_request", webhookRequest("customers.data_request", payloadFor("customers.data_request", SHOP)));
+    await call("shop.redact", webhookRequest("shop.redact", payloadFor("shop.redact", SHOP)));
+    expect(await db.customerDataRequest.count({ where: { shop: SHOP } })).toBe(0);
     expect(await db.label.count({ where: { shop: SHOP } })).toBe(0);
     expect(await db.shopSettings.count({ where: { shop: SHOP } })).toBe(0);
     expect(await db.session.count({ where: { shop: SHOP } })).toBe(0);
     expect(await db.label.count({ where: { shop: OTHER_SHOP } })).toBe(1);
+  });
+});
+
+describe("a signed body replayed to another route (issue 10, item 3)", () => {
+  it("a customers/data_request body of shop B posted to /webhooks/shop/redact as shop A's shop/redact deletes nothing", async () => {
+    const bodyOfB = payloadFor("customers.data_request", OTHER_SHOP);
+    const request = webhookRequest("shop.redact", bodyOfB, { topicHeader: "shop/redact", shop: SHOP });
+    expect(await call("shop.redact", request)).toBe(400);
+    for (const shop of [SHOP, OTHER_SHOP]) {
+      expect(await db.label.count({ where: { shop } })).toBe(1);
+      expect(await db.shopSettings.count({ where: { shop } })).toBe(1);
+      expect(await db.session.count({ where: { shop } })).toBe(1);
+    }
+  });
+
+  it("the same body with shop B's own domain in the header does not delete shop B either", async () => {
+    const bodyOfB = payloadFor("customers.data_request", OTHER_SHOP);
+    const request = webhookRequest("shop.redact", bodyOfB, { topicHeader: "shop/redact", shop: OTHER_SHOP });
+    expect(await call("shop.redact", request)).toBe(400);
+    expect(await db.label.count({ where: { shop: OTHER_SHOP } })).toBe(1);
+    expect(await db.session.count({ where: { shop: OTHER_SHOP } })).toBe(1);
+  });
+
+  it("a customers/redact body replayed as shop/redact of the same shop deletes nothing", async () => {
+    const request = webhookRequest("shop.redact", payloadFor("customers.redact", SHOP), { topicHeader: "shop/redact" });
+    expect(await call("shop.redact", request)).toBe(400);
+    expect(await db.label.count({ where: { shop: SHOP } })).toBe(1);
+  });
+
+  it("a customers/data_request body replayed as customers/redact redacts nothing", async () => {
+    const request = webhookRequest("customers.redact", payloadFor("customers.data_request", SHOP), {
+      topicHeader: "customers/redact",
+    });
+    expect(await call("customers.redact", request)).toBe(400);
+    const label = await db.label.findFirstOrThrow({ where: { shop: SHOP } });
+    expect(label.requestSnapshotJson).toContain("Zoé");
+  });
+
+  it("an app/uninstalled body of shop B with shop A in the header keeps shop A's sessions", async () => {
+    const request = webhookRequest("app.uninstalled", payloadFor("app.uninstalled", OTHER_SHOP), { shop: SHOP });
+    expect(await call("app.uninstalled", request)).toBe(400);
+    expect(await db.session.count({ where: { shop: SHOP } })).toBe(1);
   });
 });

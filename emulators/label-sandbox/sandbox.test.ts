@@ -4,6 +4,8 @@ import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { exampleLabelRequest } from "../../app/label-service/__fixtures__/example-request";
+import { customsRequired } from "../../app/shipping/customs";
+import { CUSTOMS_CASES, PARIS } from "../../app/shipping/customs-cases";
 import { signToken, verifyToken } from "./jwt";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "./server";
 import { needsCustoms, servicesFor } from "./services";
@@ -67,6 +69,23 @@ describe("validation (pure)", () => {
     noOrigin.cn23_data = { ...noOrigin.cn23_data!, products: [{ ...guideProducts[0]!, country_code: undefined as unknown as string }, guideProducts[1]!] };
     expect(fieldsOf(noOrigin)).toEqual(["cn23_data.products[0].country_code"]);
     expect(fieldsOf(guideExample({ cn23_data: undefined }))).toEqual([]);
+  });
+
+  it.each(CUSTOMS_CASES)("asks for a CN23 from Paris to %s %s exactly when the app does (%s, %s)", (country, zip, customs) => {
+    const body = guideExample({
+      cn23_data: undefined,
+      sender: { ...guideExample().sender, ...PARIS },
+      recipient: { ...guideExample().recipient, country, zip },
+    });
+    expect(fieldsOf(body).includes("cn23_data")).toBe(customs);
+    expect(customsRequired(PARIS, { country, zip })).toBe(customs);
+  });
+
+  it("decides customs from the sender's territory too (Réunion to Réunion needs none, Réunion to Paris does)", () => {
+    const fromReunion = { ...guideExample().sender, zip: "97400", city: "Saint-Denis" };
+    const to = (zip: string) => guideExample({ cn23_data: undefined, sender: fromReunion, recipient: { ...guideExample().recipient, zip } });
+    expect(fieldsOf(to("97410")).includes("cn23_data")).toBe(false);
+    expect(fieldsOf(to("75004")).includes("cn23_data")).toBe(true);
   });
 
   it("knows the EU customs territory at country level, plus French overseas postcodes", () => {
@@ -288,6 +307,19 @@ describe("the sandbox over HTTP", () => {
       expect((await generate(guideExample())).status).toBe(200);
       expect((await setFaults({ nonsense: {} })).status).toBe(400);
     });
+  });
+
+  it("answers 413 to a body over 5 MB, with or without a token, and keeps serving", async () => {
+    const huge = JSON.stringify({ email: "x".repeat(6_000_000) });
+    const anonymous = await fetch(`${sandbox.url}/authenticate`, { method: "POST", headers: { "content-type": "application/json" }, body: huge });
+    expect(anonymous.status).toBe(413);
+    expect(await anonymous.json()).toEqual({ error: "requête trop volumineuse" });
+    const noToken = await fetch(`${sandbox.url}/labels/generate_label`, { method: "POST", headers: { "content-type": "application/json" }, body: huge });
+    expect(noToken.status).toBe(401);
+    const withToken = await generate({ ...guideExample(), description: "x".repeat(6_000_000) });
+    expect(withToken.status).toBe(413);
+    expect((await fetch(`${sandbox.url}/labels?page=1`, { headers: { authorization: `Bearer ${await token()}` } })).status).toBe(200);
+    expect((await generate(guideExample())).status).toBe(200);
   });
 
   it("keeps labels in its data file across a restart", async () => {

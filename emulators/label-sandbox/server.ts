@@ -60,14 +60,27 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
   response.end(text);
 }
 
+/** The largest request body the sandbox reads. */
+export const MAX_BODY_BYTES = 5_000_000;
+
+/**
+ * Reads the body without ever abandoning the stream half-read: leaving a `for await` early destroys the request and
+ * detaches its socket, so the 413 could not be sent and the error handler crashed on `request.socket` (null). Past
+ * the limit the rest is read and dropped, then 413 is answered on a connection that is closed afterwards.
+ */
 async function readJson(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > 5_000_000) throw new HttpError(413, { error: "requête trop volumineuse" });
-    chunks.push(chunk as Buffer);
-  }
+  await new Promise<void>((resolve, reject) => {
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0;
+    });
+    request.once("end", () => resolve());
+    request.once("error", reject);
+  });
+  if (size > MAX_BODY_BYTES) throw new HttpError(413, { error: "requête trop volumineuse" }, { connection: "close" });
   const text = Buffer.concat(chunks).toString("utf8");
   if (!text.trim()) return undefined;
   try {
@@ -178,7 +191,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
     persist();
     if (fires(faults, "chargedButLost", random)) {
       // Charged (stored), but the answer never reaches the caller.
-      request.socket.destroy();
+      request.socket?.destroy();
       return;
     }
     send(response, 200, {
@@ -267,7 +280,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
       await new Promise((resolve) => setTimeout(resolve, minMs + Math.floor(random() * Math.max(0, maxMs - minMs + 1))));
     }
     if (fires(faults, "resetBeforeProcessing", random)) {
-      request.socket.destroy();
+      request.socket?.destroy();
       return;
     }
     if (fires(faults, "rateLimit", random)) {
@@ -307,7 +320,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
 
   const server = createServer((request, response) => {
     route(request, response).catch((error: unknown) => {
-      if (response.headersSent || request.socket.destroyed) return;
+      if (response.headersSent || !request.socket || request.socket.destroyed) return;
       if (error instanceof HttpError) return send(response, error.status, error.body, error.headers);
       send(response, 500, { error: "erreur interne du bac à sable" });
     });

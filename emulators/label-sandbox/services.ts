@@ -1,3 +1,5 @@
+import { customsRequired, type Place } from "../../app/shipping/customs";
+
 /**
  * The sandbox's carriers and the services each offers per destination country. The real table comes only from the
  * service's lookup endpoint; this one is plausible and documented in docs/readme/label-sandbox.md.
@@ -41,12 +43,13 @@ export function servicesFor(country: string): CarrierServiceEntry[] {
   return CARRIER_SERVICES.filter((entry) => entry.accepts(country));
 }
 
-/** Outside the EU customs territory: non-EU countries, French overseas, and FR postcodes 971-976. */
-export function needsCustoms(country: string, zip: string): boolean {
-  if (FRENCH_OVERSEAS.has(country)) return true;
-  if (country === "FR" && /^97[1-6]/.test(zip.trim())) return true;
-  if (country === "MC") return false;
-  return !EU_MEMBER_STATES.has(country);
+/**
+ * Whether a parcel from the sender's place to the destination needs a CN23: the app's own rule (country and
+ * postcode: French overseas, Canary Islands, Büsingen...), shared so the sandbox and the app cannot disagree.
+ * The sender defaults to mainland France (the service is French).
+ */
+export function needsCustoms(country: string, zip: string, origin: Place = { country: "FR", zip: "75001" }): boolean {
+  return customsRequired(origin, { country, zip });
 }
 
 /** A tracking number in the usual shape of each carrier. */

@@ -87,6 +87,7 @@ export function validateLabelRequest(input: unknown): { ok: true; value: ValidLa
   }
 
   let labelType: ValidLabelRequest["labelType"] | undefined;
+  let origin: { country: string; zip: string } | undefined;
   const sender = input.sender;
   if (!isObject(sender)) {
     add("sender", "est obligatoire");
@@ -96,6 +97,7 @@ export function validateLabelRequest(input: unknown): { ok: true; value: ValidLa
     if (phone && !/^\+[1-9][0-9]{7,14}$/.test(phone)) add("sender.phone1", "doit être au format international, par exemple +33612345678");
     const country = text(sender.country);
     if (country && !/^[A-Z]{2}$/.test(country)) add("sender.country", "doit être un code pays à deux lettres (ISO 3166-1)");
+    else if (country) origin = { country, zip: text(sender.zip) ?? "" };
     const type = text(sender.labelType);
     if (!type) add("sender.labelType", "est obligatoire");
     else if (!(SANDBOX_LABEL_FORMATS as readonly string[]).includes(type)) {
@@ -127,7 +129,7 @@ export function validateLabelRequest(input: unknown): { ok: true; value: ValidLa
   }
 
   const cn23 = input.cn23_data;
-  const customs = destination ? needsCustoms(destination, destinationZip) : false;
+  const customs = destination ? needsCustoms(destination, destinationZip, origin) : false;
   if (cn23 === undefined || cn23 === null) {
     if (customs) add("cn23_data", `est obligatoire pour un envoi vers ${destination} (hors territoire douanier de l'UE)`);
   } else if (!isObject(cn23)) {

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { getNamedType, isNonNullType, Kind, parse, typeFromAST, type OperationDefinitionNode } from "graphql";
+import { getNamedType, isNonNullType, Kind, NoDeprecatedCustomRule, parse, typeFromAST, validate, type OperationDefinitionNode } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SINGLE_QUERY_COST, operationCost } from "./cost";
 import { validateDocument } from "./execute";
@@ -72,6 +72,11 @@ describe("the app's Admin operations against the emulator", () => {
     const label = `${op.file} ${op.exportName}`;
     it(`${label} is valid against the 2026-10 schema`, () => {
       expect(validateDocument(parse(op.document))).toEqual([]);
+    });
+
+    it(`${label} uses no deprecated field, argument or enum value of the 2026-10 schema`, () => {
+      const deprecated = validate(adminSchema(), parse(op.document), [NoDeprecatedCustomRule]).map((error) => error.message);
+      expect(deprecated).toEqual([]);
     });
 
     it(`${label} costs at most ${MAX_SINGLE_QUERY_COST} points (Shopify rejects more with MAX_COST_EXCEEDED)`, () => {

@@ -220,7 +220,7 @@ function fulfillmentCancel(ctx: EmulatorContext, args: Args) {
 
 export const METAFIELDS_SET_LIMIT = 25;
 
-const METAFIELD_TYPES = new Set([
+export const METAFIELD_TYPES = new Set([
   "single_line_text_field",
   "multi_line_text_field",
   "rich_text_field",

@@ -14,11 +14,12 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
+import { applyDeclaredDefinitions, DEFAULT_APP_CONFIG_FILE, loadAppConfig } from "./app-config";
 import { CostBucket, DEFAULT_BUCKET, type BucketOptions } from "./cost";
 import { runGraphql, type ShopRuntime } from "./execute";
 import { API_VERSION, adminSchema } from "./schema";
 import { loadSeedFile, parseSeed, type ParsedSeed, type Seed } from "./seed";
-import { buildState, displayFulfillmentStatus, type ShopState } from "./state";
+import { buildState, displayFulfillmentStatus, nextId, type ShopState } from "./state";
 import { gid } from "./util";
 
 export type { Seed } from "./seed";
@@ -33,6 +34,8 @@ export interface ShopifyEmulatorOptions {
   bucket?: BucketOptions;
   now?: () => number;
   dataFile?: string;
+  /** shopify.app.toml whose declared metafield definitions every shop gets (default: the repo's); false for none. */
+  appConfig?: string | false;
 }
 
 export interface ShopifyEmulator {
@@ -78,8 +81,10 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
   adminSchema(); // build the schema before the first request
   const bucketOptions = opts.bucket ?? DEFAULT_BUCKET;
 
+  const declared = opts.appConfig === false ? [] : loadAppConfig(opts.appConfig ?? DEFAULT_APP_CONFIG_FILE);
   let runtimes: ShopRuntime[] = [];
   const install = (states: ShopState[]) => {
+    for (const state of states) applyDeclaredDefinitions(state, declared, () => nextId(state, "definition"));
     runtimes = states.map((state) => ({ state, bucket: new CostBucket(bucketOptions, now) }));
   };
   const persist = () => {

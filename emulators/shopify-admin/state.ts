@@ -121,6 +121,10 @@ export interface MetafieldDefinitionState {
   type: string;
   description: string | null;
   pinned: boolean;
+  /** Admin, storefront and customer-account access; absent on definitions created through the API here. */
+  access?: { admin: "MERCHANT_READ" | "MERCHANT_READ_WRITE" | "PRIVATE" | "PUBLIC_READ" | "PUBLIC_READ_WRITE"; storefront: "NONE" | "PUBLIC_READ"; customerAccount: "NONE" | "READ" | "READ_WRITE" };
+  /** Declared in shopify.app.toml: managed by the app's configuration, not through the API. */
+  fromAppConfig?: boolean;
 }
 
 export interface NotificationState {

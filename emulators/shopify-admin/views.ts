@@ -232,6 +232,8 @@ export function metafieldDefinitionView(def: MetafieldDefinitionState): View {
     validations: [],
     useAsCollectionCondition: false,
     validationStatus: "ALL_VALID",
+    // Definitions created through the API here take Shopify's default for an app namespace: private to the app.
+    access: def.access ?? { admin: "PRIVATE", storefront: "NONE", customerAccount: "NONE" },
   };
 }
 

@@ -8,7 +8,7 @@ export const SHOP_ADDRESS_QUERY = `#graphql
     shop {
       name
       email
-      billingAddress {
+      shopAddress {
         company
         address1
         address2
@@ -25,7 +25,7 @@ const dataSchema = z.object({
   shop: z.object({
     name: z.string(),
     email: z.string(),
-    billingAddress: z.object({
+    shopAddress: z.object({
       company: z.string().nullish(),
       address1: z.string().nullish(),
       address2: z.string().nullish(),
