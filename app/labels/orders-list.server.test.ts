@@ -57,7 +57,7 @@ async function rejectedAttempt(number: number) {
       customReference: `20261105-${number}`,
       status: "REJECTED",
       requestJson: "{}",
-      errorJson: JSON.stringify({ en: "The service refused the postcode.", fr: "Le service a refusé le code postal." }),
+      errorJson: JSON.stringify({ message: "The service refused the postcode.", messageFr: "Le service a refusé le code postal." }),
     },
   });
 }
@@ -159,5 +159,41 @@ describe("tabs and filters", () => {
     expect(second.rows[0]?.name).not.toBe(first.rows[0]?.name);
     const back = await list({ before: second.previous ?? "" });
     expect(back.rows.map((row) => row.name)).toEqual(first.rows.map((row) => row.name));
+  });
+});
+
+describe("a filter Shopify cannot apply", () => {
+  it("reads at most 4 pages of 50, then says it stopped and continues from the last order read", async () => {
+    const { mockAdmin } = await import("../../test/helpers/mock-admin");
+    let served = 0;
+    const fake = mockAdmin({
+      OrdersToShip: (variables) => {
+        served += 1;
+        const start = served * 100;
+        return {
+          data: {
+            orders: {
+              edges: Array.from({ length: Number(variables.first) }, (_, index) => ({
+                cursor: `c${start + index}`,
+                node: {
+                  id: `gid://shopify/Order/${start + index}`,
+                  name: `#${start + index}`,
+                  createdAt: "2026-11-05T17:57:08Z",
+                  displayFulfillmentStatus: "UNFULFILLED",
+                  totalWeight: 100,
+                  shippingAddress: { name: "A", city: "Paris", zip: "75012", countryCodeV2: "FR" },
+                },
+              })),
+              pageInfo: { hasNextPage: true, hasPreviousPage: served > 1, startCursor: `c${start}`, endCursor: `c${start + 49}` },
+            },
+          },
+        };
+      },
+      OrderRowLines: () => ({ data: { nodes: [] } }),
+    });
+    const result = await loadOrdersList({ db, admin: fake }, DEMO_SHOP, listParamsSchema.parse({ zone: "world" }));
+    expect(result.rows).toEqual([]);
+    expect(result).toMatchObject({ scanned: 200, partial: true, next: "c449" });
+    expect(fake.calls.filter((call) => call.operationName === "OrdersToShip").map((call) => call.variables.first)).toEqual([50, 50, 50, 50]);
   });
 });

@@ -255,6 +255,30 @@ describe("order label route", () => {
     expect(data.services.length).toBeGreaterThan(0);
   });
 
+  it("after a refused purchase, says so with the refusal's reason and offers to buy again, like the list", async () => {
+    actAs(DEMO_SHOP);
+    await db.purchaseAttempt.create({
+      data: {
+        shop: DEMO_SHOP,
+        orderId: `gid://shopify/Order/${SWISS_ORDER}`,
+        orderName: "#1035",
+        environment: "staging",
+        customReference: "20261123-901",
+        status: "REJECTED",
+        requestJson: "{}",
+        errorJson: JSON.stringify({ message: "The service refused the postcode.", messageFr: "Le service a refusé le code postal." }),
+      },
+    });
+    const page = (await get(routes.order, orderPath, orderParams)) as {
+      labelView: { status: string; canPurchase: boolean };
+      refusal: { en: string } | null;
+    };
+    expect(page.labelView).toMatchObject({ status: "rejected", canPurchase: true });
+    expect(page.refusal?.en).toBe("The service refused the postcode.");
+    const list = (await get(routes.home, "/app?q=%231035")) as { rows: { view: { status: string } }[] };
+    expect(list.rows.map((row) => row.view.status)).toEqual(["rejected"]);
+  });
+
   it("creates the label once: a resubmitted form reports the same label and buys nothing more", async () => {
     await saveSandboxAccount();
     const first = (await post(routes.order, orderPath, { intent: "create" }, orderParams)) as {
