@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveOrderLabelView, labelStatusGroup, ORDER_LABEL_STATUSES, rowBlockers, type OrderLabelFacts } from "./status";
+import { attemptStatus, deriveOrderLabelView, labelFulfillmentStatus, labelStatusGroup, ORDER_LABEL_STATUSES, rowBlockers, type OrderLabelFacts } from "./status";
 
 const facts = (over: Partial<OrderLabelFacts> = {}): OrderLabelFacts => ({ attempts: [], labels: [], blockers: [], ...over });
 
@@ -82,5 +82,15 @@ describe("rowBlockers", () => {
 
   it("an order without a shipping address is blocked", () => {
     expect(rowBlockers({ hasShippingAddress: false, lineItems: [book], lineItemsComplete: true })).toEqual([{ code: "no_shipping_address" }]);
+  });
+});
+
+describe("stored statuses", () => {
+  it("read a status this code does not know on the safe side: an unsettled purchase, a label not yet pushed", () => {
+    expect(attemptStatus("REJECTED")).toBe("REJECTED");
+    expect(attemptStatus("SOMETHING_NEW")).toBe("UNKNOWN");
+    expect(deriveOrderLabelView(facts({ attempts: [{ status: attemptStatus("SOMETHING_NEW") }] })).canPurchase).toBe(false);
+    expect(labelFulfillmentStatus("FAILED")).toBe("FAILED");
+    expect(labelFulfillmentStatus("SOMETHING_NEW")).toBe("PENDING");
   });
 });

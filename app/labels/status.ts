@@ -27,16 +27,17 @@ export function orderFulfillmentStatus(value: string): OrderFulfillmentStatus {
   return ORDER_FULFILLMENT_STATUSES.find((status) => status === value) ?? "other";
 }
 
+/**
+ * A stored attempt status. One this code does not know (a newer version wrote it) is read as UNKNOWN: an unsettled
+ * purchase, which never offers to buy again, rather than a page that fails to load.
+ */
 export function attemptStatus(value: string): AttemptStatus {
-  const found = ATTEMPT_STATUSES.find((status) => status === value);
-  if (!found) throw new Error(`Unknown purchase attempt status ${JSON.stringify(value)}`);
-  return found;
+  return ATTEMPT_STATUSES.find((status) => status === value) ?? "UNKNOWN";
 }
 
+/** A stored label's Shopify step. One this code does not know is read as PENDING (not yet pushed). */
 export function labelFulfillmentStatus(value: string): LabelFulfillmentStatus {
-  const found = LABEL_FULFILLMENT_STATUSES.find((status) => status === value);
-  if (!found) throw new Error(`Unknown label fulfillment status ${JSON.stringify(value)}`);
-  return found;
+  return LABEL_FULFILLMENT_STATUSES.find((status) => status === value) ?? "PENDING";
 }
 
 /** An order's label state as the merchant sees it. */
