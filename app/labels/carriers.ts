@@ -19,3 +19,8 @@ export function shopifyTrackingInfo(carrierName: string, trackingNumber: string,
   // Always send the service's URL: it is the page the label service maintains for this parcel.
   return { company: known ?? carrierName.trim(), number: trackingNumber, url: trackingUrl, knownToShopify: Boolean(known) };
 }
+
+/** The carrier's name as merchants know it ("DHL Express" for the service's "Dhl"); an unknown one is shown as given. */
+export function carrierDisplayName(carrierName: string): string {
+  return SHOPIFY_COMPANY_BY_CARRIER[carrierName.trim().toLowerCase()] ?? carrierName.trim();
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../test/helpers/test-db";
-import { labelStatusByOrder } from "./order-status.server";
+import { labelFactsByOrder } from "./order-status.server";
+import { deriveOrderLabelView } from "./status";
 
 const database = createTestDatabase();
 const db = database.prisma;
@@ -43,8 +44,8 @@ beforeEach(async () => {
   await db.label.deleteMany();
 });
 
-describe("labelStatusByOrder", () => {
-  it("puts what needs the merchant first, and gives the newest label file", async () => {
+describe("labelFactsByOrder", () => {
+  it("gives each order's attempts and labels, oldest first, scoped by shop, and the newest label file", async () => {
     await attempt(order(2), "REJECTED");
     await attempt(order(3), "REJECTED");
     await label(order(3));
@@ -57,18 +58,21 @@ describe("labelStatusByOrder", () => {
     const newest = await label(order(7));
     await label(order(8), "CREATED", "other.myshopify.com");
 
-    const statuses = await labelStatusByOrder(db, SHOP, [1, 2, 3, 4, 5, 6, 7, 8].map(order));
-    expect(Object.fromEntries([...statuses].map(([id, summary]) => [id.split("/").pop(), summary.status]))).toEqual({
+    const facts = await labelFactsByOrder(db, SHOP, [1, 2, 3, 4, 5, 6, 7, 8].map(order));
+    const statuses = Object.fromEntries(
+      [...facts].map(([id, own]) => [id.split("/").pop(), deriveOrderLabelView({ ...own, blockers: [] }).status]),
+    );
+    expect(statuses).toEqual({
       "1": "none",
-      "2": "failed",
-      "3": "created",
-      "4": "failed",
+      "2": "rejected",
+      "3": "fulfilled",
+      "4": "fulfillment_failed",
       "5": "needs_review",
       "6": "pending",
-      "7": "created",
+      "7": "fulfilled",
       "8": "none",
     });
-    expect(statuses.get(order(7))?.labelUrl).toBe(newest.labelUrl);
-    expect(statuses.get(order(8))?.labelUrl).toBeNull();
+    expect(facts.get(order(7))?.labelUrl).toBe(newest.labelUrl);
+    expect(facts.get(order(8))).toEqual({ attempts: [], labels: [], labelUrl: null });
   });
 });

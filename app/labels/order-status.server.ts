@@ -1,26 +1,25 @@
 /**
- * Label status per order, for the orders list: none, pending, created, failed or needs_review, plus the newest label
- * file. What needs the merchant wins: needs review, then a failure (a Shopify fulfillment that failed, or a refused
- * purchase with no label), then a purchase in flight, then created.
- * Always scoped by shop (a guessed order id from another shop finds nothing).
+ * The label facts of a page of orders, for the orders list: each order's attempts and labels (oldest first) and the
+ * newest label file. The view itself is derived by `deriveOrderLabelView` (./status), the same function the order
+ * page uses. Always scoped by shop (a guessed order id from another shop finds nothing).
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import { attemptStatus, labelFulfillmentStatus, type AttemptStatus, type LabelFulfillmentStatus } from "./status";
 
-export type OrderLabelStatus = "none" | "pending" | "created" | "failed" | "needs_review";
-
-export interface OrderRowLabel {
-  status: OrderLabelStatus;
+export interface OrderRowLabelFacts {
+  attempts: { status: AttemptStatus }[];
+  labels: { fulfillmentStatus: LabelFulfillmentStatus }[];
   /** The newest label's file, when the order has one. */
   labelUrl: string | null;
 }
 
-export async function labelStatusByOrder(
+export async function labelFactsByOrder(
   db: PrismaClient,
   shop: string,
   orderIds: readonly string[],
-): Promise<Map<string, OrderRowLabel>> {
-  const summaries = new Map<string, OrderRowLabel>(orderIds.map((id) => [id, { status: "none", labelUrl: null }]));
-  if (orderIds.length === 0) return summaries;
+): Promise<Map<string, OrderRowLabelFacts>> {
+  const facts = new Map<string, OrderRowLabelFacts>(orderIds.map((id) => [id, { attempts: [], labels: [], labelUrl: null }]));
+  if (orderIds.length === 0) return facts;
   const [labels, attempts] = await Promise.all([
     db.label.findMany({
       where: { shop, orderId: { in: [...orderIds] } },
@@ -33,21 +32,14 @@ export async function labelStatusByOrder(
       orderBy: { createdAt: "asc" },
     }),
   ]);
-  for (const id of orderIds) {
-    const own = labels.filter((label) => label.orderId === id);
-    const tries = attempts.filter((attempt) => attempt.orderId === id).map((attempt) => attempt.status);
-    const status: OrderLabelStatus = tries.includes("NEEDS_REVIEW")
-      ? "needs_review"
-      : own.some((label) => label.fulfillmentStatus === "FAILED")
-        ? "failed"
-        : tries.includes("PENDING") || tries.includes("UNKNOWN")
-          ? "pending"
-          : own.length > 0
-            ? "created"
-            : tries.at(-1) === "REJECTED"
-              ? "failed"
-              : "none";
-    summaries.set(id, { status, labelUrl: own.at(-1)?.labelUrl || null });
+  for (const attempt of attempts) {
+    facts.get(attempt.orderId)?.attempts.push({ status: attemptStatus(attempt.status) });
   }
-  return summaries;
+  for (const label of labels) {
+    const own = facts.get(label.orderId);
+    if (!own) continue;
+    own.labels.push({ fulfillmentStatus: labelFulfillmentStatus(label.fulfillmentStatus) });
+    if (label.labelUrl) own.labelUrl = label.labelUrl;
+  }
+  return facts;
 }

@@ -1,176 +1,268 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import {
   Badge,
   BlockStack,
   Button,
   Card,
+  ChoiceList,
   EmptyState,
+  IndexFilters,
+  IndexFiltersMode,
   IndexTable,
   InlineStack,
   Link,
   Page,
   Text,
-  TextField,
   useIndexResourceState,
+  useSetIndexFiltersMode,
+  type IndexFiltersProps,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
-import { useT } from "../i18n/translate";
+import { formatDate } from "../i18n/dates";
+import { dateContextFor } from "../i18n/dates.server";
 import type { MessageKey } from "../i18n/messages";
-import { labelStatusByOrder, type OrderLabelStatus } from "../labels/order-status.server";
-import { fetchOrdersToShip } from "../shopify/operations/orders-to-ship";
 import { AppErrorPage } from "../components/AppErrorPage";
+import { useT } from "../i18n/translate";
+import { listParamsSchema, loadOrdersList } from "../labels/orders-list.server";
+import { LIST_TABS, ZONES, type ListTab } from "../labels/orders-list";
+import type { DestinationZone } from "../shipping/customs";
+import type { PrimaryAction } from "../labels/status";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
-  const url = new URL(request.url);
-  const name = url.searchParams.get("q") ?? "";
-  const page = await fetchOrdersToShip(admin, {
-    after: url.searchParams.get("after") ?? undefined,
-    before: url.searchParams.get("before") ?? undefined,
-    name,
-  });
-  const statuses = await labelStatusByOrder(
-    db,
-    shop,
-    page.nodes.map((order) => order.id),
-  );
+  const params = listParamsSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const [list, dates] = await Promise.all([loadOrdersList({ db, admin }, shop, params), dateContextFor(request, admin, shop)]);
   return {
-    q: name,
-    pageInfo: page.pageInfo,
-    orders: page.nodes.map((order) => ({
-      ...order,
-      labelStatus: statuses.get(order.id)?.status ?? "none",
-      labelUrl: statuses.get(order.id)?.labelUrl ?? null,
-    })),
+    params: { q: params.q ?? "", tab: params.tab, zone: params.zone },
+    ...list,
+    // Dates are formatted here, once, in the merchant's language and the shop's time zone (never again in the browser).
+    rows: list.rows.map((row) => ({ ...row, date: formatDate(row.createdAt, dates) })),
   };
 }
 
-const LABEL_TONES: Record<OrderLabelStatus, "success" | "critical" | "warning" | "info" | undefined> = {
-  none: undefined,
-  pending: "info",
-  created: "success",
-  failed: "critical",
-  needs_review: "warning",
+type Row = ReturnType<typeof useLoaderData<typeof loader>>["rows"][number];
+
+const ACTION_KEYS: Record<PrimaryAction, MessageKey> = {
+  create: "orders.action.create",
+  review: "orders.action.review",
+  check: "orders.action.check",
+  retryFulfillment: "orders.action.retryFulfillment",
+  openLabel: "orders.action.review",
+  view: "orders.action.view",
 };
 
-function fulfillmentKey(status: string): MessageKey {
-  const key = `fulfillment.${status}`;
-  return (
-    [
-      "fulfillment.UNFULFILLED",
-      "fulfillment.PARTIALLY_FULFILLED",
-      "fulfillment.FULFILLED",
-      "fulfillment.IN_PROGRESS",
-      "fulfillment.ON_HOLD",
-      "fulfillment.SCHEDULED",
-    ] as const
-  ).find((candidate) => candidate === key) ?? "fulfillment.other";
+function orderPath(id: string): string {
+  return `/app/orders/${id.split("/").pop()}`;
 }
 
-export default function OrdersToShip() {
-  const { orders, pageInfo, q } = useLoaderData<typeof loader>();
+/**
+ * One row. Memoized, with props that keep their identity between renders (the loader's row object, its position and
+ * a boolean), so selecting a row re-renders that row only (issue 19).
+ */
+const OrderRow = memo(function OrderRow({ row, position, selected }: { row: Row; position: number; selected: boolean }) {
   const t = useT();
-  const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
-  const [query, setQuery] = useState(q);
-  useEffect(() => setQuery(q), [q]);
-  const { selectedResources, allResourcesSelected, handleSelectionChange } = useIndexResourceState(orders);
-
-  const go = (params: Record<string, string>) => {
-    const next = new URLSearchParams(searchParams);
-    for (const key of ["after", "before", "q"]) next.delete(key);
-    for (const [key, value] of Object.entries(params)) if (value) next.set(key, value);
-    navigate(`?${next.toString()}`);
-  };
-
-  const rows = orders.map((order, index) => (
-    <IndexTable.Row id={order.id} key={order.id} position={index} selected={selectedResources.includes(order.id)}>
+  const path = orderPath(row.id);
+  return (
+    <IndexTable.Row id={row.id} position={position} selected={selected}>
       <IndexTable.Cell>
-        <Link dataPrimaryLink url={`/app/orders/${order.id.split("/").pop()}`} removeUnderline>
+        <Link dataPrimaryLink url={path} removeUnderline>
           <Text as="span" fontWeight="semibold">
-            {order.name}
+            {row.name}
           </Text>
         </Link>
       </IndexTable.Cell>
-      <IndexTable.Cell>{new Date(order.createdAt).toLocaleDateString()}</IndexTable.Cell>
+      <IndexTable.Cell>{row.date}</IndexTable.Cell>
+      <IndexTable.Cell>{row.recipient ?? "—"}</IndexTable.Cell>
+      <IndexTable.Cell>{[row.city, row.country].filter(Boolean).join(", ") || "—"}</IndexTable.Cell>
+      <IndexTable.Cell>{row.weightGrams == null ? "—" : `${row.weightGrams} g`}</IndexTable.Cell>
       <IndexTable.Cell>
-        {[order.shippingAddress?.city, order.shippingAddress?.countryCodeV2].filter(Boolean).join(", ") || "—"}
+        <Badge tone={row.view.tone}>{t(`label.status.${row.view.status}`)}</Badge>
       </IndexTable.Cell>
-      <IndexTable.Cell>{order.totalWeight == null ? "—" : `${order.totalWeight} g`}</IndexTable.Cell>
-      <IndexTable.Cell>
-        <Badge tone={LABEL_TONES[order.labelStatus]}>{t(`label.status.${order.labelStatus}`)}</Badge>
-      </IndexTable.Cell>
-      <IndexTable.Cell>{t(fulfillmentKey(order.displayFulfillmentStatus))}</IndexTable.Cell>
+      <IndexTable.Cell>{t(`fulfillment.${row.fulfillment}`)}</IndexTable.Cell>
       <IndexTable.Cell>
         <InlineStack gap="200">
-          <Button size="slim" url={`/app/orders/${order.id.split("/").pop()}`} variant={order.labelStatus === "none" ? "primary" : undefined}>
-            {t(order.labelStatus === "none" ? "orders.action.create" : "orders.action.review")}
+          <Button size="slim" url={path} variant={row.view.emphasised ? "primary" : undefined}>
+            {t(ACTION_KEYS[row.view.primaryAction])}
           </Button>
-          {order.labelUrl ? (
-            <Button size="slim" url={order.labelUrl} target="_blank">
+          {row.labelUrl ? (
+            <Button size="slim" url={row.labelUrl} target="_blank">
               {t("orders.action.openLabel")}
             </Button>
           ) : null}
         </InlineStack>
       </IndexTable.Cell>
     </IndexTable.Row>
-  ));
+  );
+});
+
+const SEARCH_DELAY_MS = 400;
+
+/**
+ * The search field, tabs and destination filter. Memoized apart from the table: selecting rows changes the table's
+ * state only, so this part (tabs measure themselves, the filters build popovers) does not render again.
+ */
+const ListFilters = memo(function ListFilters({
+  params,
+  loading,
+  go,
+}: {
+  params: { q: string; tab: ListTab; zone: DestinationZone[] };
+  loading: boolean;
+  go: (changes: Record<string, string | undefined>) => void;
+}) {
+  const t = useT();
+  // A search or filter on the URL opens the filter bar, so the merchant sees what narrows the list.
+  const { mode, setMode } = useSetIndexFiltersMode(
+    params.q !== "" || params.zone.length > 0 ? IndexFiltersMode.Filtering : IndexFiltersMode.Default,
+  );
+  const [query, setQuery] = useState(params.q);
+  useEffect(() => setQuery(params.q), [params.q]);
+
+  // The search runs once typing pauses.
+  useEffect(() => {
+    if (query === params.q) return;
+    const timer = setTimeout(() => go({ q: query.trim() || undefined }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [query, params.q, go]);
+
+  const tabs: IndexFiltersProps["tabs"] = LIST_TABS.map((tab) => ({
+    id: `orders-tab-${tab}`,
+    content: t(`orders.tab.${tab}`),
+    onAction: () => undefined,
+  }));
+  const zoneFilter = (
+    <ChoiceList
+      title={t("orders.filter.zone")}
+      titleHidden
+      allowMultiple
+      choices={ZONES.map((zone) => ({ label: t(`orders.zone.${zone}`), value: zone }))}
+      selected={params.zone}
+      onChange={(zones) => go({ zone: zones.join(",") || undefined })}
+    />
+  );
+  return (
+    <IndexFilters
+      tabs={tabs}
+      selected={Math.max(0, LIST_TABS.indexOf(params.tab))}
+      onSelect={(index) => go({ tab: LIST_TABS[index] === "all" ? undefined : LIST_TABS[index] })}
+      queryValue={query}
+      queryPlaceholder={t("orders.search.placeholder")}
+      onQueryChange={setQuery}
+      onQueryClear={() => {
+        setQuery("");
+        go({ q: undefined });
+      }}
+      filters={[{ key: "zone", label: t("orders.filter.zone"), filter: zoneFilter, shortcut: true }]}
+      appliedFilters={
+        params.zone.length > 0
+          ? [
+              {
+                key: "zone",
+                label: `${t("orders.filter.zone")}: ${params.zone.map((zone) => t(`orders.zone.${zone}`)).join(", ")}`,
+                onRemove: () => go({ zone: undefined }),
+              },
+            ]
+          : []
+      }
+      onClearAll={() => {
+        setQuery("");
+        go({ q: undefined, zone: undefined });
+      }}
+      mode={mode}
+      setMode={setMode}
+      canCreateNewView={false}
+      loading={loading}
+    />
+  );
+});
+
+export default function OrdersToShip() {
+  const { rows, next, previous, params, scanned, partial } = useLoaderData<typeof loader>();
+  const t = useT();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const { selectedResources, allResourcesSelected, handleSelectionChange } = useIndexResourceState(rows);
+  // Polaris gives a new selection handler after every change; the table gets one stable function so its rows (which
+  // read it from context) do not all re-render when one is selected.
+  const latestSelectionChange = useRef(handleSelectionChange);
+  latestSelectionChange.current = handleSelectionChange;
+  const onSelectionChange = useCallback<typeof handleSelectionChange>((...args) => latestSelectionChange.current(...args), []);
+  const selected = useMemo(() => new Set(selectedResources), [selectedResources]);
+
+  const go = useCallback(
+    (changes: Record<string, string | undefined>) => {
+      const nextParams = new URLSearchParams(searchParams);
+      for (const key of ["after", "before"]) nextParams.delete(key);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value) nextParams.set(key, value);
+        else nextParams.delete(key);
+      }
+      navigate(`?${nextParams.toString()}`, { replace: true });
+    },
+    [navigate, searchParams],
+  );
+  const filtersActive = params.q !== "" || params.zone.length > 0;
+
+  const empty =
+    params.tab === "labelled" && !filtersActive ? (
+      <EmptyState heading={t("orders.empty.labelled.heading")} image="/empty-orders.svg">
+        <p>{t("orders.empty.labelled.body")}</p>
+      </EmptyState>
+    ) : filtersActive || params.tab !== "all" ? (
+      <EmptyState heading={t("orders.empty.filtered.heading")} image="/empty-orders.svg">
+        <p>{t("orders.empty.filtered.body")}</p>
+      </EmptyState>
+    ) : (
+      <EmptyState heading={t("orders.empty.heading")} image="/empty-orders.svg">
+        <p>{t("orders.empty.body")}</p>
+      </EmptyState>
+    );
 
   return (
     <Page title={t("orders.title")}>
       <BlockStack gap="400">
-        <Card>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              go({ q: query });
+        <Card padding="0">
+          <ListFilters params={params} loading={navigation.state === "loading"} go={go} />
+          <IndexTable
+            resourceName={{ singular: t("orders.resource.singular"), plural: t("orders.resource.plural") }}
+            itemCount={rows.length}
+            selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
+            onSelectionChange={onSelectionChange}
+            emptyState={empty}
+            headings={[
+              { title: t("orders.column.order") },
+              { title: t("orders.column.date") },
+              { title: t("orders.column.recipient") },
+              { title: t("orders.column.destination") },
+              { title: t("orders.column.weight") },
+              { title: t("orders.column.label") },
+              { title: t("orders.column.fulfillment") },
+              { title: t("orders.column.actions") },
+            ]}
+            pagination={{
+              hasNext: Boolean(next),
+              hasPrevious: Boolean(previous),
+              onNext: () => go({ after: next ?? undefined }),
+              onPrevious: () => go({ before: previous ?? undefined }),
             }}
           >
-            <TextField
-              label={t("orders.search.label")}
-              placeholder={t("orders.search.placeholder")}
-              value={query}
-              onChange={setQuery}
-              autoComplete="off"
-              clearButton
-              onClearButtonClick={() => go({})}
-            />
-          </form>
+            {rows.map((row, index) => (
+              <OrderRow key={row.id} row={row} position={index} selected={selected.has(row.id)} />
+            ))}
+          </IndexTable>
         </Card>
-        <Card padding="0">
-          {orders.length === 0 ? (
-            <EmptyState heading={t("orders.empty.heading")} image="">
-              <p>{t("orders.empty.body")}</p>
-            </EmptyState>
-          ) : (
-            <IndexTable
-              resourceName={{ singular: t("orders.resource.singular"), plural: t("orders.resource.plural") }}
-              itemCount={orders.length}
-              selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
-              onSelectionChange={handleSelectionChange}
-              headings={[
-                { title: t("orders.column.order") },
-                { title: t("orders.column.date") },
-                { title: t("orders.column.destination") },
-                { title: t("orders.column.weight") },
-                { title: t("orders.column.label") },
-                { title: t("orders.column.fulfillment") },
-                { title: t("orders.column.actions") },
-              ]}
-              pagination={{
-                hasNext: pageInfo.hasNextPage,
-                hasPrevious: pageInfo.hasPreviousPage,
-                onNext: () => go({ after: pageInfo.endCursor ?? "", q }),
-                onPrevious: () => go({ before: pageInfo.startCursor ?? "", q }),
-              }}
-            >
-              {rows}
-            </IndexTable>
-          )}
-        </Card>
+        {partial ? (
+          <InlineStack gap="200" blockAlign="center">
+            <Text as="p" tone="subdued">
+              {t("orders.partial", { count: scanned })}
+            </Text>
+            {next ? <Button onClick={() => go({ after: next })}>{t("orders.partial.continue")}</Button> : null}
+          </InlineStack>
+        ) : null}
       </BlockStack>
     </Page>
   );

@@ -12,6 +12,9 @@ import { compareWithService, labelHistory } from "../labels/history.server";
 import { getEnvironment } from "../settings/environment.server";
 import { HISTORY_STATUSES, type HistoryStatus } from "../labels/history-statuses";
 import { AppErrorPage } from "../components/AppErrorPage";
+import { formatDateTime, nextDay, startOfDayIn } from "../i18n/dates";
+import { dateContextFor } from "../i18n/dates.server";
+import { carrierDisplayName } from "../labels/carriers";
 
 const filtersSchema = z.object({
   status: z.enum(HISTORY_STATUSES).optional().catch(undefined),
@@ -22,22 +25,23 @@ const filtersSchema = z.object({
 });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { shop } = await requireAdmin(request);
+  const { admin, shop } = await requireAdmin(request);
   const params = filtersSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const to = params.to ? new Date(`${params.to}T00:00:00Z`) : undefined;
-  if (to) to.setUTCDate(to.getUTCDate() + 1); // inclusive end day
+  const dates = await dateContextFor(request, admin, shop);
+  // "From" and "to" are the shop's calendar days, the end day included.
   const history = await labelHistory(
     db,
     shop,
     {
       status: params.status,
       environment: params.environment,
-      from: params.from ? new Date(`${params.from}T00:00:00Z`) : undefined,
-      to,
+      from: params.from ? startOfDayIn(params.from, dates.timeZone) : undefined,
+      to: params.to ? startOfDayIn(nextDay(params.to), dates.timeZone) : undefined,
     },
     params.page,
   );
-  return { ...history, filters: params };
+  // Formatted once, here, in the merchant's language and the shop's time zone.
+  return { ...history, rows: history.rows.map((row) => ({ ...row, date: formatDateTime(row.createdAt, dates) })), filters: params };
 }
 
 /** "Compare with the label service": the remote list (bounded), each label flagged known or unknown here. */
@@ -46,8 +50,9 @@ const COMPARE_PAGES = 10;
 const compareForm = z.object({ fromPage: z.coerce.number().int().min(1).max(100_000).catch(1) });
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop } = await requireAdmin(request);
+  const { admin, shop } = await requireAdmin(request);
   const { environment } = await getEnvironment(db, shop);
+  const dates = await dateContextFor(request, admin, shop);
   const { fromPage } = compareForm.parse(Object.fromEntries(await request.formData()));
   try {
     const client = await labelServiceClientFor(shop, environment);
@@ -59,6 +64,17 @@ export async function action({ request }: ActionFunctionArgs) {
       ok: true as const,
       environment,
       ...compared,
+      // What the merchant reads: the order, carrier, tracking number, our reference and a localized date; the
+      // service's label id stays available as a detail to copy (Attach this label asks for it).
+      labels: compared.labels.map((label) => ({
+        id: label.id,
+        knownLocally: label.knownLocally,
+        orderName: label.orderName,
+        carrier: label.carrier_name ? carrierDisplayName(label.carrier_name) : null,
+        tracking: label.reference ?? null,
+        reference: label.custom_reference ?? null,
+        date: label.created_at ? formatDateTime(label.created_at, dates) : null,
+      })),
       fromPage,
       toPage: fromPage + compared.pagesRead - 1,
       nextPage: compared.truncated ? fromPage + compared.pagesRead : null,
@@ -77,6 +93,21 @@ const TONES: Record<HistoryStatus, "success" | "critical" | "warning" | "info" |
   pending: "info",
   rejected: undefined,
 };
+
+/** The service's label id, small and selectable, with a button that copies it (Attach this label asks for it). */
+function LabelIdDetail({ id }: { id: string }) {
+  const t = useT();
+  return (
+    <InlineStack gap="200" blockAlign="center">
+      <Text as="span" variant="bodySm" tone="subdued">
+        {t("history.compare.labelId")}: <code>{id}</code>
+      </Text>
+      <Button variant="plain" size="micro" onClick={() => void navigator.clipboard?.writeText(id)}>
+        {t("history.compare.copyId")}
+      </Button>
+    </InlineStack>
+  );
+}
 
 function orderPath(orderId: string): string {
   return `/app/orders/${encodeURIComponent(orderId.split("/").pop() ?? orderId)}`;
@@ -164,7 +195,7 @@ export default function LabelHistory() {
                   <IndexTable.Cell>
                     <RemixLink to={orderPath(row.orderId)}>{row.orderName}</RemixLink>
                   </IndexTable.Cell>
-                  <IndexTable.Cell>{new Date(row.createdAt).toLocaleString()}</IndexTable.Cell>
+                  <IndexTable.Cell>{row.date}</IndexTable.Cell>
                   <IndexTable.Cell>
                     <Badge tone={TONES[row.status]}>{t(`history.status.${row.status}` as MessageKey)}</Badge>
                   </IndexTable.Cell>
@@ -221,16 +252,28 @@ export default function LabelHistory() {
               ) : (
                 <BlockStack gap="100">
                   {comparison.labels.map((label) => (
-                    <InlineStack key={label.id} gap="200">
-                      <Badge tone={label.knownLocally ? "success" : "critical"}>
-                        {label.knownLocally
-                          ? t("history.compare.known", { order: label.orderName ?? "" })
-                          : label.orderName
-                            ? t("history.compare.unknownLead", { order: label.orderName })
-                            : t("history.compare.unknown")}
-                      </Badge>
-                      <Text as="span">{[label.id, label.reference, label.custom_reference, label.carrier_name, label.created_at].filter(Boolean).join(" · ")}</Text>
-                    </InlineStack>
+                    <BlockStack key={label.id} gap="050">
+                      <InlineStack gap="200" blockAlign="center">
+                        <Badge tone={label.knownLocally ? "success" : "critical"}>
+                          {label.knownLocally
+                            ? t("history.compare.known", { order: label.orderName ?? "" })
+                            : label.orderName
+                              ? t("history.compare.unknownLead", { order: label.orderName })
+                              : t("history.compare.unknown")}
+                        </Badge>
+                        <Text as="span">
+                          {[
+                            label.carrier,
+                            label.tracking ? t("history.compare.tracking", { tracking: label.tracking }) : null,
+                            label.reference ? t("history.compare.reference", { reference: label.reference }) : null,
+                            label.date ? t("history.compare.createdAt", { date: label.date }) : null,
+                          ]
+                            .filter(Boolean)
+                            .join(" · ")}
+                        </Text>
+                      </InlineStack>
+                      <LabelIdDetail id={label.id} />
+                    </BlockStack>
                   ))}
                   {comparison.nextPage ? (
                     <InlineStack gap="200" blockAlign="center">

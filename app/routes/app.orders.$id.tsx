@@ -28,6 +28,9 @@ import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/g
 import { handleOrderLabelAction } from "../labels/order-label-actions.server";
 import { readNote } from "../labels/notes";
 import { absenceProven, canRelease, isEditableProblem, isFulfillmentStuck, loadOrderLabel } from "../labels/order-label.server";
+import { deriveOrderLabelView, pageLabelFacts } from "../labels/status";
+import { formatDateTime } from "../i18n/dates";
+import { dateContextFor } from "../i18n/dates.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
 import { AppErrorPage } from "../components/AppErrorPage";
 
@@ -52,6 +55,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   });
   if (!view) throw new Response("Order not found", { status: 404 });
   const { configured } = await loadShippingSettingsState(db, shop);
+  const dates = await dateContextFor(request, admin, shop);
+  // The same derivation as the orders list (app/labels/status.ts), so the list and this page agree.
+  const labelView = deriveOrderLabelView(
+    pageLabelFacts({ ...view, problems: view.problems.map((problem) => ({ ...problem, editable: isEditableProblem(problem) })) }),
+  );
+  const lastAttempt = view.attempts.at(-1);
   const services = (view.offeredServices ?? []).map((service) => ({
     carrier: service.carrier ?? "",
     name: service.name,
@@ -77,8 +86,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       fulfillmentStatus: label.fulfillmentStatus,
       fulfillmentError: readNote(label.fulfillmentError),
       fulfillmentStuck: isFulfillmentStuck(label, new Date()),
-      createdAt: label.createdAt.toISOString(),
+      createdAt: formatDateTime(label.createdAt, dates),
     })),
+    labelView,
+    refusal: labelView.status === "rejected" && lastAttempt ? readNote(lastAttempt.errorJson) : null,
     attempts: view.attempts
       .filter(
         (attempt) => attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW" || attempt.status === "PENDING",
@@ -202,7 +213,6 @@ export default function OrderLabel() {
   const actionProblems = (result && "problems" in result ? result.problems : undefined) ?? [];
   const hasLabel = data.labels.length > 0;
   const pushing = data.labels.some((label) => label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS");
-  const inFlight = data.attempts.length > 0 || pushing;
   usePendingRefresh(data.attempts.some((attempt) => attempt.status !== "NEEDS_REVIEW") || pushing, busy);
   const [carrierName, serviceName] = carrierKey.split("|");
   const serviceOptions = data.services.map((service) => ({
@@ -221,9 +231,12 @@ export default function OrderLabel() {
       title={t("order.title", { order: data.orderName })}
       backAction={{ content: t("order.back"), url: "/app" }}
       titleMetadata={
-        <Badge tone={data.environment === "production" ? "critical" : "info"}>
-          {t(data.environment === "production" ? "env.production" : "env.staging")}
-        </Badge>
+        <InlineStack gap="200">
+          <Badge tone={data.environment === "production" ? "critical" : "info"}>
+            {t(data.environment === "production" ? "env.production" : "env.staging")}
+          </Badge>
+          <Badge tone={data.labelView.tone}>{t(`label.status.${data.labelView.status}`)}</Badge>
+        </InlineStack>
       }
     >
       <Layout>
@@ -264,6 +277,13 @@ export default function OrderLabel() {
             </Banner>
           </Layout.Section>
         ) : null}
+        {data.refusal ? (
+          <Layout.Section>
+            <Banner tone="warning" title={t("label.status.rejected")}>
+              {data.refusal[locale]}
+            </Banner>
+          </Layout.Section>
+        ) : null}
         {data.serviceUnavailable ? (
           <Layout.Section>
             <Banner tone="warning">{t("order.serviceUnavailable", { environment: data.environment })}</Banner>
@@ -301,6 +321,9 @@ export default function OrderLabel() {
                         : t("order.fulfillment.pending")}
                   </Badge>
                 </InlineStack>
+                <Text as="p" tone="subdued">
+                  {label.createdAt}
+                </Text>
                 <Text as="p">
                   {t("order.label.tracking")}:{" "}
                   <Text as="span" fontWeight="bold">
@@ -560,9 +583,7 @@ export default function OrderLabel() {
                         submit
                         variant="primary"
                         tone={hasLabel ? "critical" : undefined}
-                        disabled={
-                          busy || inFlight || blocking.some((problem) => !problem.editable) || data.serviceUnavailable
-                        }
+                        disabled={busy || !data.labelView.canPurchase || data.serviceUnavailable}
                         loading={busy}
                       >
                         {t(hasLabel ? "order.createAdditional" : "order.create")}

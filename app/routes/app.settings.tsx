@@ -20,6 +20,8 @@ import { loadShippingSettingsState, saveShippingSettings } from "../settings/shi
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
 import { fetchShopAddress } from "../shopify/operations/shop-address";
 import { AppErrorPage } from "../components/AppErrorPage";
+import { formatDateTime } from "../i18n/dates";
+import { dateContextFor } from "../i18n/dates.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, admin } = await requireAdmin(request);
@@ -52,7 +54,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     accounts,
     environment: {
       environment: environment.environment,
-      productionConfirmedAt: environment.productionConfirmedAt?.toISOString() ?? null,
+      // Formatted once, here, in the merchant's language and the shop's time zone (app/i18n/dates.ts).
+      productionConfirmedAt: environment.productionConfirmedAt
+        ? formatDateTime(environment.productionConfirmedAt, await dateContextFor(request, admin, shop))
+        : null,
       productionConfirmedBy: environment.productionConfirmedBy,
     },
     productionConfigured: Boolean(config().LABEL_SERVICE_PRODUCTION_URL),
@@ -177,7 +182,7 @@ function EnvironmentCard() {
           <Text as="p" tone="subdued">
             {t("settings.env.confirmedBy", {
               who: environment.productionConfirmedBy ?? "?",
-              date: new Date(environment.productionConfirmedAt).toLocaleString(),
+              date: environment.productionConfirmedAt,
             })}
           </Text>
         ) : null}

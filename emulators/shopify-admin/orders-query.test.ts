@@ -93,6 +93,41 @@ describe("orders search", () => {
   });
 });
 
+describe("orders search: free text and connectives", () => {
+  it("a word searches the default fields: customer, city and country (name or code), accents and case ignored", async () => {
+    expect(names(await search("Núñez"))).toEqual(names(await search("nunez")));
+    expect(names(await search("nunez"))).toContain("#1051");
+    expect(names(await search("madrid"))).toEqual(names(await search("Núñez Madrid")));
+    const spain = names(await search("Spain"));
+    expect(spain).toContain("#1051");
+    expect(names(await search("ES"))).toEqual(expect.arrayContaining(spain));
+    expect(names(await search("Madr"))).toContain("#1051");
+    expect(await search("Zanzibar")).toEqual([]);
+  });
+
+  it("a number finds order names by prefix and other fields by whole word only", async () => {
+    expect(names(await search("1051"))).toEqual(["#1051"]);
+    expect(names(await search("104"))).toEqual(["#1040", "#1041", "#1042", "#1043", "#1044", "#1045", "#1046", "#1047", "#1048", "#1049"]);
+    // Postcode 1040 (Bruxelles) is a whole word: the orders shipped there are found too.
+    expect(names(await search("1040"))).toEqual(expect.arrayContaining(["#1040", "#1049"]));
+  });
+
+  it("OR, NOT, - and parentheses, AND binding tighter than OR", async () => {
+    expect(names(await search("name:1051 OR name:1049"))).toEqual(["#1049", "#1051"]);
+    expect(names(await search("madrid NOT name:1051"))).not.toContain("#1051");
+    expect(names(await search("madrid -name:1051"))).toEqual(names(await search("madrid NOT name:1051")));
+    expect(names(await search("name:1049 OR madrid name:1051"))).toEqual(["#1049", "#1051"]);
+    expect(names(await search("(name:1049 OR madrid) name:1051"))).toEqual(["#1051"]);
+  });
+
+  it("refuses unbalanced parentheses and fails loudly on a documented field it does not emulate", async () => {
+    const unbalanced = await t.post('{ orders(first: 5, query: "(name:1051") { nodes { id } } }');
+    expect(unbalanced.body.errors?.[0]?.extensions?.code).toBe("NOT_EMULATED");
+    const gateway = await t.post('{ orders(first: 5, query: "gateway:shopify_payments") { nodes { id } } }');
+    expect(gateway.body.errors?.[0]?.message).toContain("gateway");
+  });
+});
+
 describe("orders pagination", () => {
   const PAGE = `query P($first: Int, $after: String, $last: Int, $before: String, $sortKey: OrderSortKeys, $reverse: Boolean) {
     orders(first: $first, after: $after, last: $last, before: $before, sortKey: $sortKey, reverse: $reverse) {

@@ -198,25 +198,42 @@ describe("settings route", () => {
   });
 });
 
+describe("settings route dates", () => {
+  it("shows when production was confirmed in the merchant's language and the shop's time zone", async () => {
+    actAs(DEMO_SHOP);
+    await db.shopSettings.update({
+      where: { shop: DEMO_SHOP },
+      data: { environment: "production", productionConfirmedAt: new Date("2026-12-31T23:30:00Z"), productionConfirmedBy: "owner@example.com" },
+    });
+    try {
+      const french = new Request("https://app.test/app/settings?locale=fr");
+      const page = (await routes.settings.loader!({ request: french, params: {}, context: {} })) as { environment: { productionConfirmedAt: string } };
+      expect(page.environment.productionConfirmedAt).toBe("1 janv. 2027, 00:30");
+    } finally {
+      await db.shopSettings.update({ where: { shop: DEMO_SHOP }, data: { environment: "staging", productionConfirmedAt: null, productionConfirmedBy: null } });
+    }
+  });
+});
+
 describe("orders to ship route", () => {
   it("lists the shop's unfulfilled orders with their label status, and searches by name", async () => {
     actAs(DEMO_SHOP);
     const page = (await get(routes.home, "/app")) as {
-      orders: { id: string; name: string; labelStatus: string }[];
-      pageInfo: { hasNextPage: boolean };
+      rows: { id: string; name: string; view: { status: string } }[];
+      next: string | null;
     };
-    expect(page.orders.length).toBeGreaterThan(0);
-    expect(page.orders.every((order) => order.labelStatus === "none")).toBe(true);
-    expect(page.pageInfo.hasNextPage).toBe(true);
+    expect(page.rows.length).toBeGreaterThan(0);
+    expect(page.rows.every((order) => ["none", "not_shippable"].includes(order.view.status))).toBe(true);
+    expect(page.next).not.toBeNull();
 
-    const found = (await get(routes.home, "/app?q=%231035")) as { orders: { name: string }[] };
-    expect(found.orders.map((order) => order.name)).toEqual(["#1035"]);
+    const found = (await get(routes.home, "/app?q=%231035")) as { rows: { name: string }[] };
+    expect(found.rows.map((order) => order.name)).toEqual(["#1035"]);
   });
 
   it("shows another shop none of these orders", async () => {
     actAs(OTHER_SHOP);
-    const page = (await get(routes.home, "/app")) as { orders: unknown[] };
-    expect(page.orders).toEqual([]);
+    const page = (await get(routes.home, "/app")) as { rows: unknown[] };
+    expect(page.rows).toEqual([]);
   });
 });
 
@@ -236,6 +253,30 @@ describe("order label route", () => {
     expect(data.request?.recipient.country).toBe("CH");
     expect(data.request?.cn23_data?.products).toMatchObject([{ country_code: "IN", quantity: 10 }]);
     expect(data.services.length).toBeGreaterThan(0);
+  });
+
+  it("after a refused purchase, says so with the refusal's reason and offers to buy again, like the list", async () => {
+    actAs(DEMO_SHOP);
+    await db.purchaseAttempt.create({
+      data: {
+        shop: DEMO_SHOP,
+        orderId: `gid://shopify/Order/${SWISS_ORDER}`,
+        orderName: "#1035",
+        environment: "staging",
+        customReference: "20261123-901",
+        status: "REJECTED",
+        requestJson: "{}",
+        errorJson: JSON.stringify({ message: "The service refused the postcode.", messageFr: "Le service a refusé le code postal." }),
+      },
+    });
+    const page = (await get(routes.order, orderPath, orderParams)) as {
+      labelView: { status: string; canPurchase: boolean };
+      refusal: { en: string } | null;
+    };
+    expect(page.labelView).toMatchObject({ status: "rejected", canPurchase: true });
+    expect(page.refusal?.en).toBe("The service refused the postcode.");
+    const list = (await get(routes.home, "/app?q=%231035")) as { rows: { view: { status: string } }[] };
+    expect(list.rows.map((row) => row.view.status)).toEqual(["rejected"]);
   });
 
   it("creates the label once: a resubmitted form reports the same label and buys nothing more", async () => {
@@ -263,9 +304,11 @@ describe("order label route", () => {
       labels: { trackingNumber: string; fulfillmentStatus: string }[];
     };
     expect(page.labels).toMatchObject([{ trackingNumber: first.notice.values.tracking, fulfillmentStatus: "CREATED" }]);
-    // Fulfilled now, so it leaves the orders to ship.
-    const home = (await get(routes.home, "/app?q=%231035")) as { orders: unknown[] };
-    expect(home.orders).toEqual([]);
+    // Fulfilled now, so it leaves the orders to ship, and stays reachable in the Labelled tab.
+    const home = (await get(routes.home, "/app?q=%231035")) as { rows: unknown[] };
+    expect(home.rows).toEqual([]);
+    const labelled = (await get(routes.home, "/app?tab=labelled&q=%231035")) as { rows: { name: string; view: { status: string } }[] };
+    expect(labelled.rows).toMatchObject([{ name: "#1035", view: { status: "fulfilled" } }]);
   });
 
   it("an additional label is bought once per page: a resubmitted form gets the same label back", async () => {
@@ -365,6 +408,32 @@ describe("label history route", () => {
     };
     expect(compared.ok).toBe(true);
     expect(compared.labels).toMatchObject([{ knownLocally: true, orderName: "#1035" }]);
+  });
+
+  it("shows dates in the merchant's language and the shop's time zone, and Compare in readable words", async () => {
+    await saveSandboxAccount();
+    await post(routes.order, orderPath, { intent: "create" }, orderParams);
+    const label = await db.label.findFirstOrThrow({ where: { shop: DEMO_SHOP } });
+    // 23:30 UTC on 31 December is already New Year's Day in Paris (the seeded shop's zone).
+    await db.label.update({ where: { id: label.id }, data: { createdAt: new Date("2026-12-31T23:30:00Z") } });
+    const french = new Request("https://app.test/app/labels?locale=fr");
+    const history = (await routes.labels.loader!({ request: french, params: {}, context: {} })) as { rows: { date: string }[] };
+    expect(history.rows[0]?.date).toBe("1 janv. 2027, 00:30");
+    const english = (await get(routes.labels, "/app/labels")) as { rows: { date: string }[] };
+    expect(english.rows[0]?.date).toMatch(/^Jan 1, 2027, 12:30\sAM$/);
+    // The shop's calendar day: 1 January holds it, 31 December does not.
+    expect(((await get(routes.labels, "/app/labels?from=2027-01-01&to=2027-01-01")) as { rows: unknown[] }).rows).toHaveLength(1);
+    expect(((await get(routes.labels, "/app/labels?from=2026-12-31&to=2026-12-31")) as { rows: unknown[] }).rows).toHaveLength(0);
+
+    const compared = (await post(routes.labels, "/app/labels", {}, {}, "fr")) as {
+      labels: { id: string; carrier: string | null; tracking: string | null; reference: string | null; date: string | null }[];
+    };
+    const remote = compared.labels[0]!;
+    expect(remote.tracking).toBe(label.trackingNumber);
+    expect(remote.reference).toBe(label.customReference);
+    expect(remote.date).toMatch(/^\d{1,2} [a-zéû.]+ \d{4}, \d{2}:\d{2}$/);
+    expect(remote.carrier).not.toMatch(/^[a-z]/);
+    expect(remote.id).toBe(label.serviceLabelId);
   });
 });
 

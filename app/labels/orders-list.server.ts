@@ -1,0 +1,181 @@
+/**
+ * The orders list: a page of Shopify orders with each order's label view (./status), narrowed by the merchant's
+ * search (Shopify's own search), by label status (a tab) and by destination zone.
+ * Label status and zone are not Shopify search fields, so when one is set the list reads Shopify's pages in order and
+ * keeps the matching orders, up to a page of results or a bounded number of Shopify pages (then it says how far it
+ * read and offers to continue). Labelled orders may be fulfilled already: that tab asks Shopify for any order from the
+ * shop's oldest labelled one on. Always scoped by the session's shop.
+ */
+import { z } from "zod";
+import type { PrismaClient } from "../generated/prisma/client";
+import { destinationZone, type DestinationZone } from "../shipping/customs";
+import type { AdminGraphqlClient } from "../shopify/admin-client";
+import { fetchOrderRowLines, fetchOrdersPage, ordersSearch, ORDERS_PAGE_SIZE, type OrderRowLines, type OrderToShip } from "../shopify/operations/orders-to-ship";
+import { loadShippingSettings } from "../settings/shipping-settings.server";
+import { labelFactsByOrder, type OrderRowLabelFacts } from "./order-status.server";
+import {
+  deriveOrderLabelView,
+  labelStatusGroup,
+  orderFulfillmentStatus,
+  rowBlockers,
+  type OrderFulfillmentStatus,
+  type OrderLabelView,
+} from "./status";
+
+import { LIST_TABS, ZONES } from "./orders-list";
+
+export { LIST_TABS, ZONES, type ListTab } from "./orders-list";
+
+/** The list's URL parameters, parsed leniently (a bad value falls back to the default, never an error page). */
+export const listParamsSchema = z.object({
+  q: z.string().max(200).optional().catch(undefined),
+  tab: z.enum(LIST_TABS).default("all").catch("all"),
+  zone: z
+    .string()
+    .optional()
+    .catch(undefined)
+    .transform((value) => ZONES.filter((zone) => (value ?? "").split(",").includes(zone))),
+  after: z.string().max(500).optional().catch(undefined),
+  before: z.string().max(500).optional().catch(undefined),
+});
+export type ListParams = z.infer<typeof listParamsSchema>;
+
+export interface OrdersListRow {
+  id: string;
+  name: string;
+  createdAt: string;
+  recipient: string | null;
+  city: string | null;
+  country: string | null;
+  zone: DestinationZone | null;
+  weightGrams: number | null;
+  fulfillment: OrderFulfillmentStatus;
+  view: OrderLabelView;
+  labelUrl: string | null;
+}
+
+export interface OrdersList {
+  rows: OrdersListRow[];
+  /** Cursors for the next and previous pages, when there are some. */
+  next: string | null;
+  previous: string | null;
+  /** Shopify orders read to build this page (more than the rows when a filter is set). */
+  scanned: number;
+  /** The read stopped at its bound before a full page was found: more matches may follow. */
+  partial: boolean;
+}
+
+/** Shopify pages read per list page when a filter Shopify cannot apply is set, and their size. */
+export const SCAN_PAGES = 4;
+export const SCAN_PAGE_SIZE = 50;
+
+export async function loadOrdersList(
+  deps: { db: PrismaClient; admin: AdminGraphqlClient },
+  shop: string,
+  params: ListParams,
+): Promise<OrdersList> {
+  const { db, admin } = deps;
+  const filtered = params.tab !== "all" || params.zone.length > 0;
+  let minId: string | undefined;
+  if (params.tab === "labelled") {
+    const oldest = await db.label.findMany({ where: { shop }, select: { orderId: true } });
+    const ids = oldest.map((label) => Number(label.orderId.split("/").pop())).filter(Number.isFinite);
+    if (ids.length === 0) return { rows: [], next: null, previous: null, scanned: 0, partial: false };
+    minId = String(Math.min(...ids));
+  }
+  const query = ordersSearch({ text: params.q, scope: params.tab === "labelled" ? "any" : "to_ship", minId });
+  const { sender } = await loadShippingSettings(db, shop);
+  const origin = { country: sender.countryCode, zip: sender.zip };
+  const backward = Boolean(params.before);
+  const pageSize = filtered ? SCAN_PAGE_SIZE : ORDERS_PAGE_SIZE;
+  const maxPages = filtered ? SCAN_PAGES : 1;
+
+  const kept: { cursor: string; node: OrderToShip; facts: OrderRowLabelFacts | undefined; row: OrdersListRow }[] = [];
+  let cursor = params.before ?? params.after;
+  let more = false;
+  let scanned = 0;
+  let partial = false;
+  let resumeAt: string | undefined;
+  outer: for (let read = 0; read < maxPages; read += 1) {
+    const page = await fetchOrdersPage(admin, { query, pageSize, ...(backward ? { before: cursor } : { after: cursor }) });
+    const edges = backward ? [...page.edges].reverse() : page.edges;
+    const facts = await labelFactsByOrder(db, shop, edges.map((edge) => edge.node.id));
+    const beyond = backward ? page.pageInfo.hasPreviousPage : page.pageInfo.hasNextPage;
+    for (const [index, edge] of edges.entries()) {
+      scanned += 1;
+      const row = toRow(edge.node, facts.get(edge.node.id), origin);
+      if (matches(row, params)) kept.push({ cursor: edge.cursor, node: edge.node, facts: facts.get(edge.node.id), row });
+      if (kept.length === ORDERS_PAGE_SIZE) {
+        more = index < edges.length - 1 || beyond;
+        resumeAt = edge.cursor;
+        break outer;
+      }
+    }
+    resumeAt = backward ? (page.pageInfo.startCursor ?? undefined) : (page.pageInfo.endCursor ?? undefined);
+    if (!beyond || edges.length === 0) break;
+    more = true;
+    cursor = resumeAt;
+    if (read === maxPages - 1) partial = true;
+  }
+  if (backward) kept.reverse();
+  // The label status tab does not depend on line items (nothing to ship is "no label" too): they are read for the
+  // rows shown only, and the view derived again with them.
+  const lines = await fetchOrderRowLines(admin, kept.map((entry) => entry.node.id));
+  const rows = kept.map((entry) => toRow(entry.node, entry.facts, origin, lines.get(entry.node.id)));
+  const first = kept[0]?.cursor;
+  const last = kept.at(-1)?.cursor;
+  if (backward) {
+    return {
+      rows,
+      previous: more ? (resumeAt ?? null) : null,
+      next: last ?? params.before ?? null,
+      scanned,
+      partial,
+    };
+  }
+  return {
+    rows,
+    next: more ? (resumeAt ?? null) : null,
+    previous: params.after ? (first ?? params.after) : null,
+    scanned,
+    partial,
+  };
+}
+
+function toRow(
+  node: OrderToShip,
+  facts: OrderRowLabelFacts | undefined,
+  origin: { country: string; zip: string },
+  lines?: OrderRowLines,
+): OrdersListRow {
+  const address = node.shippingAddress;
+  const country = address?.countryCodeV2?.trim().toUpperCase() || null;
+  const view = deriveOrderLabelView({
+    attempts: facts?.attempts ?? [],
+    labels: facts?.labels ?? [],
+    blockers: rowBlockers({
+      hasShippingAddress: Boolean(address && country),
+      lineItems: lines?.lineItems ?? [],
+      lineItemsComplete: lines?.complete ?? false,
+    }),
+  });
+  return {
+    id: node.id,
+    name: node.name,
+    createdAt: node.createdAt,
+    recipient: address?.name?.trim() || null,
+    city: address?.city?.trim() || null,
+    country,
+    zone: country ? destinationZone(origin, { country, zip: address?.zip }) : null,
+    weightGrams: node.totalWeight,
+    fulfillment: orderFulfillmentStatus(node.displayFulfillmentStatus),
+    view,
+    labelUrl: facts?.labelUrl ?? null,
+  };
+}
+
+function matches(row: OrdersListRow, params: ListParams): boolean {
+  if (params.tab !== "all" && labelStatusGroup(row.view.status) !== params.tab) return false;
+  if (params.zone.length > 0 && !(row.zone && params.zone.includes(row.zone))) return false;
+  return true;
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { attemptStatus, deriveOrderLabelView, labelFulfillmentStatus, labelStatusGroup, ORDER_LABEL_STATUSES, rowBlockers, type OrderLabelFacts } from "./status";
+
+const facts = (over: Partial<OrderLabelFacts> = {}): OrderLabelFacts => ({ attempts: [], labels: [], blockers: [], ...over });
+
+describe("deriveOrderLabelView", () => {
+  it("offers the first label, emphasised, for an order with nothing recorded", () => {
+    expect(deriveOrderLabelView(facts())).toEqual({
+      status: "none",
+      tone: undefined,
+      primaryAction: "create",
+      emphasised: true,
+      purchase: "first",
+      canPurchase: true,
+    });
+  });
+
+  it("#1051: a refused purchase shows as such, and the order can be bought again (nothing was charged)", () => {
+    const view = deriveOrderLabelView(facts({ attempts: [{ status: "REJECTED" }] }));
+    expect(view).toMatchObject({ status: "rejected", primaryAction: "create", purchase: "first", canPurchase: true });
+  });
+
+  it("#1049: nothing that ships as a parcel is not shippable, and no purchase is offered", () => {
+    const view = deriveOrderLabelView(facts({ blockers: [{ code: "no_physical_items" }] }));
+    expect(view).toMatchObject({ status: "not_shippable", primaryAction: "view", emphasised: false, purchase: "none", canPurchase: false });
+  });
+
+  it("a problem the merchant can fix on the page (a missing HS code) still offers the purchase", () => {
+    const view = deriveOrderLabelView(facts({ blockers: [{ code: "hs_code_missing", editable: true }] }));
+    expect(view).toMatchObject({ status: "none", purchase: "first", canPurchase: true });
+  });
+
+  it("a purchase in flight or awaiting review blocks another one, review first", () => {
+    expect(deriveOrderLabelView(facts({ attempts: [{ status: "UNKNOWN" }] }))).toMatchObject({ status: "pending", primaryAction: "check", canPurchase: false });
+    expect(deriveOrderLabelView(facts({ attempts: [{ status: "PENDING" }, { status: "NEEDS_REVIEW" }] }))).toMatchObject({
+      status: "needs_review",
+      primaryAction: "review",
+      canPurchase: false,
+    });
+  });
+
+  it("a labelled order offers only an explicit additional label, even with nothing left to ship", () => {
+    const view = deriveOrderLabelView(
+      facts({ attempts: [{ status: "CREATED" }], labels: [{ fulfillmentStatus: "CREATED" }], blockers: [{ code: "nothing_to_ship" }] }),
+    );
+    expect(view).toMatchObject({ status: "fulfilled", primaryAction: "openLabel", emphasised: false, purchase: "additional", canPurchase: true });
+    expect(deriveOrderLabelView(facts({ labels: [{ fulfillmentStatus: "PENDING" }] })).status).toBe("created");
+  });
+
+  it("a Shopify step that failed wins over the labels held", () => {
+    const view = deriveOrderLabelView(facts({ labels: [{ fulfillmentStatus: "CREATED" }, { fulfillmentStatus: "FAILED" }] }));
+    expect(view).toMatchObject({ status: "fulfillment_failed", tone: "critical", primaryAction: "retryFulfillment" });
+  });
+
+  it("puts every status in exactly one tab of the list", () => {
+    expect(ORDER_LABEL_STATUSES.map(labelStatusGroup)).toEqual([
+      "unlabelled",
+      "unlabelled",
+      "attention",
+      "attention",
+      "unlabelled",
+      "attention",
+      "labelled",
+      "labelled",
+    ]);
+  });
+});
+
+describe("rowBlockers", () => {
+  const ticket = { requiresShipping: false, isGiftCard: false };
+  const giftCard = { requiresShipping: true, isGiftCard: true };
+  const book = { requiresShipping: true, isGiftCard: false };
+
+  it("#1049: a ticket and a gift card only: nothing ships as a parcel", () => {
+    expect(rowBlockers({ hasShippingAddress: true, lineItems: [ticket, giftCard], lineItemsComplete: true })).toEqual([{ code: "no_physical_items" }]);
+  });
+
+  it("one physical line is enough, and an incomplete list of lines never blocks", () => {
+    expect(rowBlockers({ hasShippingAddress: true, lineItems: [ticket, book], lineItemsComplete: true })).toEqual([]);
+    expect(rowBlockers({ hasShippingAddress: true, lineItems: [ticket], lineItemsComplete: false })).toEqual([]);
+  });
+
+  it("an order without a shipping address is blocked", () => {
+    expect(rowBlockers({ hasShippingAddress: false, lineItems: [book], lineItemsComplete: true })).toEqual([{ code: "no_shipping_address" }]);
+  });
+});
+
+describe("stored statuses", () => {
+  it("read a status this code does not know on the safe side: an unsettled purchase, a label not yet pushed", () => {
+    expect(attemptStatus("REJECTED")).toBe("REJECTED");
+    expect(attemptStatus("SOMETHING_NEW")).toBe("UNKNOWN");
+    expect(deriveOrderLabelView(facts({ attempts: [{ status: attemptStatus("SOMETHING_NEW") }] })).canPurchase).toBe(false);
+    expect(labelFulfillmentStatus("FAILED")).toBe("FAILED");
+    expect(labelFulfillmentStatus("SOMETHING_NEW")).toBe("PENDING");
+  });
+});

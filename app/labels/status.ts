@@ -1,0 +1,213 @@
+/**
+ * The statuses of the label flow as typed unions, and the ONE function that derives what an order's label state looks
+ * like to the merchant: its badge, its primary action and whether a purchase is possible. The orders list and the
+ * order page both call `deriveOrderLabelView`, so they cannot disagree (issue 11, item 10). Pure: no I/O.
+ */
+
+/** A purchase attempt as stored (`PurchaseAttempt.status`). */
+export const ATTEMPT_STATUSES = ["PENDING", "UNKNOWN", "NEEDS_REVIEW", "CREATED", "REJECTED"] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
+
+/** The Shopify step of a stored label (`Label.fulfillmentStatus`). */
+export const LABEL_FULFILLMENT_STATUSES = ["PENDING", "IN_PROGRESS", "CREATED", "FAILED"] as const;
+export type LabelFulfillmentStatus = (typeof LABEL_FULFILLMENT_STATUSES)[number];
+
+/** Shopify's `Order.displayFulfillmentStatus` values the app tells apart; anything else is "other". */
+export const ORDER_FULFILLMENT_STATUSES = [
+  "UNFULFILLED",
+  "PARTIALLY_FULFILLED",
+  "FULFILLED",
+  "IN_PROGRESS",
+  "ON_HOLD",
+  "SCHEDULED",
+] as const;
+export type OrderFulfillmentStatus = (typeof ORDER_FULFILLMENT_STATUSES)[number] | "other";
+
+export function orderFulfillmentStatus(value: string): OrderFulfillmentStatus {
+  return ORDER_FULFILLMENT_STATUSES.find((status) => status === value) ?? "other";
+}
+
+/**
+ * A stored attempt status. One this code does not know (a newer version wrote it) is read as UNKNOWN: an unsettled
+ * purchase, which never offers to buy again, rather than a page that fails to load.
+ */
+export function attemptStatus(value: string): AttemptStatus {
+  return ATTEMPT_STATUSES.find((status) => status === value) ?? "UNKNOWN";
+}
+
+/** A stored label's Shopify step. One this code does not know is read as PENDING (not yet pushed). */
+export function labelFulfillmentStatus(value: string): LabelFulfillmentStatus {
+  return LABEL_FULFILLMENT_STATUSES.find((status) => status === value) ?? "PENDING";
+}
+
+/** An order's label state as the merchant sees it. */
+export const ORDER_LABEL_STATUSES = [
+  "none",
+  "not_shippable",
+  "pending",
+  "needs_review",
+  "rejected",
+  "fulfillment_failed",
+  "created",
+  "fulfilled",
+] as const;
+export type OrderLabelStatus = (typeof ORDER_LABEL_STATUSES)[number];
+
+export type BadgeTone = "success" | "critical" | "warning" | "info" | "attention" | undefined;
+
+/**
+ * What the page's purchase button would do: buy the first label, buy an explicit additional one, or nothing
+ * (a purchase is in flight, or something the merchant cannot edit on the page blocks it).
+ */
+export type PurchaseKind = "first" | "additional" | "none";
+
+/** The one thing the list offers for the order (the page opens on the matching section). */
+export type PrimaryAction = "create" | "review" | "check" | "retryFulfillment" | "openLabel" | "view";
+
+/** A reason a purchase cannot start, known before any call. `editable`: the merchant can fix it on the page. */
+export interface Blocker {
+  code: string;
+  editable?: boolean;
+}
+
+export interface OrderLabelFacts {
+  /** The order's attempts, oldest first. */
+  attempts: readonly { status: AttemptStatus }[];
+  /** The order's stored labels, oldest first. */
+  labels: readonly { fulfillmentStatus: LabelFulfillmentStatus }[];
+  /**
+   * What blocks a first label, as far as the caller knows: the page passes the mapper's blocking problems, the list
+   * what its row shows (no shipping address, nothing that ships as a parcel).
+   */
+  blockers: readonly Blocker[];
+}
+
+export interface OrderLabelView {
+  status: OrderLabelStatus;
+  tone: BadgeTone;
+  primaryAction: PrimaryAction;
+  /** Whether the primary action is the emphasised (primary) button in the list. */
+  emphasised: boolean;
+  purchase: PurchaseKind;
+  /** True when a purchase can be started now (`purchase !== "none"`). */
+  canPurchase: boolean;
+}
+
+/** Blockers that no longer matter once the order is labelled: an additional parcel covers the whole order. */
+const IRRELEVANT_WHEN_LABELLED = new Set(["nothing_to_ship"]);
+
+const TONES: Record<OrderLabelStatus, BadgeTone> = {
+  none: undefined,
+  not_shippable: undefined,
+  pending: "info",
+  needs_review: "warning",
+  rejected: "attention",
+  fulfillment_failed: "critical",
+  created: "info",
+  fulfilled: "success",
+};
+
+/**
+ * Derives the view. What needs the merchant wins: an unsettled purchase (needs review, then in flight), then a
+ * Shopify step that failed, then the labels held; without a label, a refused last attempt is shown as such (nothing
+ * was charged, the merchant may fix and buy), and a blocker that cannot be fixed on the page makes it "not shippable".
+ */
+export function deriveOrderLabelView(facts: OrderLabelFacts): OrderLabelView {
+  const attempts = facts.attempts.map((attempt) => attempt.status);
+  const hasLabel = facts.labels.length > 0;
+  const inFlight = attempts.some((status) => status === "PENDING" || status === "UNKNOWN");
+  const needsReview = attempts.includes("NEEDS_REVIEW");
+  // A label still being pushed to Shopify: another label now would race its fulfillment.
+  const pushing = facts.labels.some((label) => label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS");
+  const relevant = facts.blockers.filter((blocker) => !(hasLabel && IRRELEVANT_WHEN_LABELLED.has(blocker.code)));
+  const hardBlocked = relevant.some((blocker) => !blocker.editable);
+
+  const purchase: PurchaseKind = inFlight || needsReview || pushing ? "none" : hasLabel ? "additional" : hardBlocked ? "none" : "first";
+
+  let status: OrderLabelStatus;
+  let primaryAction: PrimaryAction;
+  if (needsReview) {
+    status = "needs_review";
+    primaryAction = "review";
+  } else if (inFlight) {
+    status = "pending";
+    primaryAction = "check";
+  } else if (facts.labels.some((label) => label.fulfillmentStatus === "FAILED")) {
+    status = "fulfillment_failed";
+    primaryAction = "retryFulfillment";
+  } else if (hasLabel) {
+    status = facts.labels.every((label) => label.fulfillmentStatus === "CREATED") ? "fulfilled" : "created";
+    primaryAction = "openLabel";
+  } else if (hardBlocked) {
+    status = "not_shippable";
+    primaryAction = "view";
+  } else {
+    status = attempts.at(-1) === "REJECTED" ? "rejected" : "none";
+    primaryAction = "create";
+  }
+  return {
+    status,
+    tone: TONES[status],
+    primaryAction,
+    emphasised: primaryAction === "create" && purchase === "first",
+    purchase,
+    canPurchase: purchase !== "none",
+  };
+}
+
+/** Which tab of the orders list an order's label status belongs to. */
+export type LabelStatusGroup = "unlabelled" | "attention" | "labelled";
+
+export function labelStatusGroup(status: OrderLabelStatus): LabelStatusGroup {
+  switch (status) {
+    case "none":
+    case "not_shippable":
+    case "rejected":
+      return "unlabelled";
+    case "pending":
+    case "needs_review":
+    case "fulfillment_failed":
+      return "attention";
+    case "created":
+    case "fulfilled":
+      return "labelled";
+  }
+}
+
+/** A line item that travels in a parcel: not a gift card (sent by e-mail) and flagged as needing shipping. */
+export function shipsAsParcel(line: { requiresShipping: boolean; isGiftCard: boolean }): boolean {
+  return line.requiresShipping && !line.isGiftCard;
+}
+
+/**
+ * The blockers a row of the orders list can tell without mapping the order (the mapper reports the same ones on the
+ * page): no shipping address, or no line item that ships as a parcel. `lineItemsComplete`: the row holds every line.
+ */
+export function rowBlockers(row: {
+  hasShippingAddress: boolean;
+  lineItems: readonly { requiresShipping: boolean; isGiftCard: boolean }[];
+  lineItemsComplete: boolean;
+}): Blocker[] {
+  const blockers: Blocker[] = [];
+  if (!row.hasShippingAddress) blockers.push({ code: "no_shipping_address" });
+  if (row.lineItemsComplete && !row.lineItems.some(shipsAsParcel)) blockers.push({ code: "no_physical_items" });
+  return blockers;
+}
+
+/**
+ * The order page's facts: its stored attempts and labels and the mapper's blocking problems (an editable one, such as
+ * a missing HS code typed on the page, does not block).
+ */
+export function pageLabelFacts(input: {
+  attempts: readonly { status: string }[];
+  labels: readonly { fulfillmentStatus: string }[];
+  problems: readonly { code: string; severity: string; editable: boolean }[];
+}): OrderLabelFacts {
+  return {
+    attempts: input.attempts.map((attempt) => ({ status: attemptStatus(attempt.status) })),
+    labels: input.labels.map((label) => ({ fulfillmentStatus: labelFulfillmentStatus(label.fulfillmentStatus) })),
+    blockers: input.problems
+      .filter((problem) => problem.severity === "blocking")
+      .map((problem) => ({ code: problem.code, editable: problem.editable })),
+  };
+}
