@@ -5,6 +5,7 @@ import { useContext, useState } from "react";
 import { z } from "zod";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
+import { formFields, readForm } from "../http/form.server";
 import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
@@ -47,7 +48,7 @@ const compareForm = z.object({ fromPage: z.coerce.number().int().min(1).max(100_
 export async function action({ request }: ActionFunctionArgs) {
   const { shop } = await requireAdmin(request);
   const { environment } = await getEnvironment(db, shop);
-  const { fromPage } = compareForm.parse(Object.fromEntries(await request.formData()));
+  const { fromPage } = compareForm.parse(formFields(await readForm(request)));
   try {
     const client = await labelServiceClientFor(shop, environment);
     const pages = (async function* () {

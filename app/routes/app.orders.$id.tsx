@@ -21,6 +21,7 @@ import {
 import { useContext, useState, type ReactNode } from "react";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
+import { readForm } from "../http/form.server";
 import { localeFromRequest } from "../i18n/locale";
 import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
@@ -91,7 +92,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   return handleOrderLabelAction(
     { db, admin, shop, orderId: params.id ?? "", locale: localeFromRequest(request) },
-    await request.formData(),
+    await readForm(request),
   );
 }
 

@@ -431,3 +431,39 @@ describe("needs review: attaching the label found at the service", () => {
   });
 });
 
+
+describe("bad bodies on every action", () => {
+  function raw(route: Route, path: string, body: BodyInit, headers: Record<string, string>, params: Record<string, string> = {}) {
+    if (!route.action) throw new Error("route has no action");
+    return route.action({ request: new Request(`https://app.test${path}`, { method: "POST", body, headers }), params, context: {} });
+  }
+  async function refused(promise: Promise<unknown>) {
+    try {
+      await promise;
+    } catch (thrown) {
+      if (thrown instanceof Response) return { status: thrown.status, body: (await thrown.json()) as { error: string; message: string } };
+      throw thrown;
+    }
+    throw new Error("expected the route to refuse the body");
+  }
+  const actions: [string, Route, string, Record<string, string>][] = [];
+  beforeAll(() => {
+    actions.push(["order", routes.order, orderPath, orderParams], ["settings", routes.settings, "/app/settings", {}], ["labels", routes.labels, "/app/labels", {}]);
+  });
+
+  it("answers 400 with a translated sentence for a wrong content type or a broken multipart body, and 413 for 10 MB", async () => {
+    await saveSandboxAccount();
+    for (const [name, route, path, params] of actions) {
+      const json = await refused(raw(route, path, '{"intent":"create"}', { "content-type": "application/json" }, params));
+      expect(json, name).toMatchObject({ status: 400, body: { error: "content_type" } });
+      const broken = await refused(
+        raw(route, path, '--b\r\nContent-Disposition: form-data; name="intent"\r\n\r\ncreate', { "content-type": "multipart/form-data; boundary=b", "accept-language": "fr" }, params),
+      );
+      expect(broken, name).toMatchObject({ status: 400, body: { error: "malformed", message: expect.stringContaining("Rechargez") } });
+      const huge = `intent=create&description=${"x".repeat(10 * 1024 * 1024)}`;
+      const tooLarge = await refused(raw(route, path, huge, { "content-type": "application/x-www-form-urlencoded" }, params));
+      expect(tooLarge.status, name).toBe(413);
+    }
+    expect(await db.purchaseAttempt.count()).toBe(0);
+  });
+});
