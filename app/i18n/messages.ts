@@ -1,3 +1,5 @@
+import { orderPageEn, orderPageFr } from "./messages-order-page";
+
 /**
  * UI strings in English and French. `fr` must have exactly the keys of `en` (enforced by the type and a test).
  * Placeholders are written {name}.
@@ -212,6 +214,7 @@ export const en = {
   "settings.shipping.notifyCustomer": "Notify the customer when the fulfillment is created",
   "settings.shipping.save": "Save shipping settings",
   "settings.shipping.fieldInvalid": "Check this value ({detail}).",
+  ...orderPageEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -426,6 +429,7 @@ export const fr: Record<MessageKey, string> = {
   "settings.shipping.notifyCustomer": "Prévenir le client à la création du traitement",
   "settings.shipping.save": "Enregistrer les paramètres d'expédition",
   "settings.shipping.fieldInvalid": "Vérifiez cette valeur ({detail}).",
+  ...orderPageFr,
 };
 
 export const MESSAGES = { en, fr } as const;

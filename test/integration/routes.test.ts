@@ -467,3 +467,29 @@ describe("bad bodies on every action", () => {
     expect(await db.purchaseAttempt.count()).toBe(0);
   });
 });
+
+describe("order page edits are checked before any purchase", () => {
+  it("refuses weight 0, a cleared weight, a length of 0, a unit price 'abc', an empty last name and an unknown box, buying nothing", async () => {
+    await saveSandboxAccount();
+    const refusedWith = async (fields: Record<string, string>, locale = "en") => {
+      const result = (await post(routes.order, orderPath, { intent: "create", ...fields }, orderParams, locale)) as {
+        tone: string;
+        problems?: { code: string; path: string; message: { en: string; fr: string } }[];
+      };
+      expect(result.tone, JSON.stringify(fields)).toBe("critical");
+      return result.problems ?? [];
+    };
+    expect((await refusedWith({ weight: "0" })).map((problem) => problem.path)).toEqual(["weight"]);
+    expect((await refusedWith({ weight: "" })).map((problem) => problem.code)).toEqual(["edit_required"]);
+    expect((await refusedWith({ length: "0" })).map((problem) => problem.path)).toEqual(["length"]);
+    expect((await refusedWith({ "cn23.products.0.unit_price": "abc" })).map((problem) => problem.path)).toEqual(["cn23_data.products[0].unit_price"]);
+    const [lastname] = await refusedWith({ "recipient.lastname": "" }, "fr");
+    expect(lastname).toMatchObject({ path: "recipient.lastname", message: { fr: "Nom : le champ est vide." } });
+    expect(await refusedWith({ "recipient.address_line1": "x".repeat(1000) })).toMatchObject([{ code: "edit_too_long" }]);
+    expect(await refusedWith({ box: "Nonexistent crate" })).toMatchObject([{ code: "box_unknown", path: "box" }]);
+
+    const bought = (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number };
+    expect(bought.count).toBe(0);
+    expect(await db.purchaseAttempt.count()).toBe(0);
+  });
+});
