@@ -11,14 +11,13 @@ export const orderPageEn = {
   "order.customs.hide": "Hide the lines",
   "order.label.format": "File format: {format}",
   "order.rejected.detail": "The label service's message: {detail}",
-  "order.fieldError.fix": "{message} {fix}",
+  "order.rejected.summary": "The label service refused this label; nothing was charged. Correct what it names, then create the label again.",
   "format.PDF_A4_300dpi": "PDF, A4 sheet (office printer)",
   "format.PDF_10x15_300dpi": "PDF, 10×15 cm label",
   "format.ZPL_10x15_203dpi": "ZPL thermal label 10×15 cm (203 dpi)",
   "format.ZPL_10x15_300dpi": "ZPL thermal label 10×15 cm (300 dpi)",
   "format.DPL_10x15_203dpi": "DPL thermal label 10×15 cm (203 dpi)",
   "format.DPL_10x15_300dpi": "DPL thermal label 10×15 cm (300 dpi)",
-  "request.badBody": "The form could not be read.",
 } as const;
 
 export const orderPageFr: Record<keyof typeof orderPageEn, string> = {
@@ -30,12 +29,11 @@ export const orderPageFr: Record<keyof typeof orderPageEn, string> = {
   "order.customs.hide": "Masquer les lignes",
   "order.label.format": "Format du fichier : {format}",
   "order.rejected.detail": "Message du service d'étiquettes : {detail}",
-  "order.fieldError.fix": "{message} {fix}",
+  "order.rejected.summary": "Le service d'étiquettes a refusé cette étiquette ; rien n'a été facturé. Corrigez ce qu'il indique, puis recréez l'étiquette.",
   "format.PDF_A4_300dpi": "PDF, feuille A4 (imprimante de bureau)",
   "format.PDF_10x15_300dpi": "PDF, étiquette 10×15 cm",
   "format.ZPL_10x15_203dpi": "Étiquette thermique ZPL 10×15 cm (203 dpi)",
   "format.ZPL_10x15_300dpi": "Étiquette thermique ZPL 10×15 cm (300 dpi)",
   "format.DPL_10x15_203dpi": "Étiquette thermique DPL 10×15 cm (203 dpi)",
   "format.DPL_10x15_300dpi": "Étiquette thermique DPL 10×15 cm (300 dpi)",
-  "request.badBody": "Le formulaire n'a pas pu être lu.",
 };

@@ -301,3 +301,28 @@ export function contractProblems(request: LabelRequest, orderName: string): Prob
     };
   });
 }
+
+/**
+ * The fields the label service named when it refused a label, as problems on those fields: a translated sentence
+ * naming the field in the merchant's words; the service's own text (French) stays a detail shown under it.
+ */
+export function serviceFieldProblems(fieldErrors: Record<string, string[]> | undefined, orderName: string): Problem[] {
+  return Object.keys(fieldErrors ?? {})
+    .filter((path) => PATH_LABELS[path] || /^cn23_data\.products\[[0-9]+\]/.test(path))
+    .map((path) => {
+      const product = /^cn23_data\.products\[([0-9]+)\]/.exec(path);
+      const key = PATH_LABELS[path];
+      const field: Text = key ? label(key) : { en: `CN23 item ${Number(product![1]) + 1}`, fr: `L'article ${Number(product![1]) + 1} de la CN23` };
+      return {
+        code: "service_refused_field",
+        path,
+        orderName,
+        severity: "blocking" as const,
+        message: { en: `${field.en}: the label service refused this value.`, fr: `${field.fr} : le service d'étiquettes a refusé cette valeur.` },
+        fix:
+          path === "carrier_name" || path === "carrier_service_name"
+            ? { en: "Pick another service in the list, then create the label again.", fr: "Choisissez un autre service dans la liste, puis recréez l'étiquette." }
+            : { en: "Correct this field, then create the label again.", fr: "Corrigez ce champ, puis recréez l'étiquette." },
+      };
+    });
+}

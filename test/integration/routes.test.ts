@@ -493,3 +493,37 @@ describe("order page edits are checked before any purchase", () => {
     expect(await db.purchaseAttempt.count()).toBe(0);
   });
 });
+
+describe("order page wording", () => {
+  const frenchOrder = "7100001002";
+  it("keeps the service's French refusal as a detail under an English sentence, and marks the refused field", async () => {
+    await saveSandboxAccount();
+    const result = (await post(
+      routes.order,
+      `/app/orders/${frenchOrder}`,
+      { intent: "create", carrier_name: "Dhl", carrier_service_name: "P" },
+      { id: frenchOrder },
+    )) as { tone: string; notice: { key: string; values?: Record<string, string> }; detail?: string; problems?: { path: string; message: { en: string } }[] };
+    expect(result, JSON.stringify(result)).toMatchObject({ tone: "critical", notice: { key: "order.rejected.summary" } });
+    expect(result.notice.values).toBeUndefined();
+    expect(result.detail).toContain("pas disponible vers FR");
+    expect(result.problems).toMatchObject([{ path: "carrier_service_name", message: { en: "Service: the label service refused this value." } }]);
+  });
+
+  it("names the service as the lookup does, shows the file format by name, and says CN23 is not required at home", async () => {
+    await saveSandboxAccount();
+    await post(routes.order, `/app/orders/${frenchOrder}`, { intent: "create" }, { id: frenchOrder });
+    const data = (await get(routes.order, `/app/orders/${frenchOrder}`, { id: frenchOrder })) as {
+      customsRequired: boolean;
+      labelFormat: string;
+      labels: { carrier: string }[];
+    };
+    expect(data.customsRequired).toBe(false);
+    const { translator } = await import("../../app/i18n/translate");
+    expect(translator("fr")(`format.${data.labelFormat}` as "format.PDF_A4_300dpi")).toBe("PDF, feuille A4 (imprimante de bureau)");
+    expect(data.labels[0]!.carrier).toBe("Colissimo Domicile sans signature");
+    const swiss = (await get(routes.order, orderPath, orderParams)) as { customsRequired: boolean; proposedService: string };
+    expect(swiss.customsRequired).toBe(true);
+    expect(swiss.proposedService).not.toMatch(/^Dhl /);
+  });
+});
