@@ -25,3 +25,13 @@ export function uniqueProblems<T extends { code: string; path: string }>(problem
     return true;
   });
 }
+
+/** The first problem of each place (a field has one message at a time). */
+export function firstPerPath<T extends { path: string }>(problems: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    if (seen.has(problem.path)) return false;
+    seen.add(problem.path);
+    return true;
+  });
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { exampleLabelRequest } from "../label-service/__fixtures__/example-request";
 import { formFieldForPath, uniqueProblems } from "./order-edit-fields";
-import { checkOrderEdits, contractProblems, toCommaAmount } from "./order-edits.server";
+import { checkOrderEdits, contractProblems, effectiveEdits, previewAsEdits, toCommaAmount } from "./order-edits.server";
 import { applyOverrides } from "./order-label.server";
 
 const dhlToGermany = exampleLabelRequest();
@@ -89,8 +89,13 @@ describe("checkOrderEdits", () => {
     expect(checkOrderEdits(colissimoInFrance, { description: "" }, "#1")).toEqual([]);
   });
 
-  it("leaves fields the form did not send to the mapper's checks", () => {
-    expect(checkOrderEdits(dhlToGermany, {}, "#1")).toEqual([]);
+  it("checks the mapped values a purchase would use even when the form did not send them", () => {
+    expect(checkOrderEdits(dhlToGermany, effectiveEdits(dhlToGermany, {}), "#1")).toEqual([]);
+    const longStreet = exampleLabelRequest({ recipient: { ...dhlToGermany.recipient, address_line1: "Residenz am Schlossgarten, Haus 4, Aufgang C, 3. OG" } });
+    expect(codesByPath(checkOrderEdits(longStreet, effectiveEdits(longStreet, {}), "#1"))).toEqual({ "recipient.address_line1": "edit_too_long" });
+    expect(checkOrderEdits(longStreet, effectiveEdits(longStreet, { "recipient.address_line1": "Schlossgarten 4" }), "#1")).toEqual([]);
+    const weightless = exampleLabelRequest({ weight: "0" });
+    expect(codesByPath(checkOrderEdits(weightless, previewAsEdits(weightless), "#1"))).toEqual({ weight: "edit_out_of_range" });
   });
 });
 

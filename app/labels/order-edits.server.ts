@@ -136,6 +136,55 @@ export interface EditsToCheck {
   products?: Record<string, Partial<Record<"description" | "unit_price" | "weight" | "country_code" | "hs_code", string>>>;
 }
 
+/** The mapped request's values as if typed in the form: what the page shows and will send back. */
+export function previewAsEdits(preview: LabelRequest): EditsToCheck {
+  const recipient = preview.recipient;
+  const products: NonNullable<EditsToCheck["products"]> = {};
+  preview.cn23_data?.products.forEach((product, index) => {
+    products[String(index)] = {
+      description: product.description,
+      unit_price: product.unit_price,
+      weight: product.weight,
+      country_code: product.country_code,
+      hs_code: product.hs_code ?? "",
+    };
+  });
+  return {
+    weight: preview.weight,
+    ...(preview.length !== undefined ? { length: preview.length } : {}),
+    ...(preview.width !== undefined ? { width: preview.width } : {}),
+    ...(preview.height !== undefined ? { height: preview.height } : {}),
+    description: preview.description ?? "",
+    carrier_name: preview.carrier_name,
+    "recipient.firstname": recipient.firstname,
+    "recipient.lastname": recipient.lastname,
+    "recipient.company_name": recipient.company_name ?? "",
+    "recipient.address_line1": recipient.address_line1,
+    "recipient.address_line2": recipient.address_line2 ?? "",
+    "recipient.zip": recipient.zip,
+    "recipient.city": recipient.city,
+    "recipient.phone1": recipient.phone1 ?? "",
+    "recipient.email": recipient.email,
+    ...(preview.cn23_data ? { "cn23.category": preview.cn23_data.category, "cn23.shipping_price": preview.cn23_data.shipping_price } : {}),
+    products,
+  };
+}
+
+/** The values a purchase will use: the mapped ones, replaced field by field by what the form sent. */
+export function effectiveEdits(preview: LabelRequest, sent: EditsToCheck): EditsToCheck {
+  const base = previewAsEdits(preview);
+  const merged: EditsToCheck = { ...base };
+  for (const [key, value] of Object.entries(sent)) {
+    if (key !== "products" && typeof value === "string") (merged as Record<string, unknown>)[key] = value;
+  }
+  const products = { ...base.products };
+  for (const [index, fields] of Object.entries(sent.products ?? {})) {
+    const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+    products[index] = { ...products[index], ...defined };
+  }
+  return { ...merged, products };
+}
+
 /**
  * Problems in the merchant's edits of a mapped request (before they are applied). A field the form did not send is
  * not checked here (the mapper checked the order's value); a field sent empty is "cleared", never silently refilled.

@@ -13,8 +13,8 @@ import { loadShippingSettings } from "../settings/shipping-settings.server";
 import type { LabelEnvironment } from "./environments";
 import { toE164 } from "../shipping/phone";
 import { pushLabelToShopify, type FulfillResult } from "./fulfill.server";
-import { uniqueProblems } from "./order-edit-fields";
-import { checkOrderEdits, contractProblems, toCommaAmount } from "./order-edits.server";
+import { firstPerPath } from "./order-edit-fields";
+import { checkOrderEdits, contractProblems, effectiveEdits, previewAsEdits, toCommaAmount } from "./order-edits.server";
 import { attachLabelById, nextLabelIndex, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, slotHolder, type LabelServicePort, type PurchaseResult } from "./purchase.server";
 
 /** A placeholder reference for previews; the real one is allocated at purchase time. */
@@ -79,7 +79,15 @@ export async function loadOrderLabel(
     environment,
     request: mapped.request,
     preview: mapped.preview,
-    problems: mapped.problems,
+    // What a purchase would refuse, shown before the click: the mapper's problems, then the carrier limits that the
+    // order's own values break (a 50-character street from Shopify, an item weighing 0 g).
+    problems: [
+      ...firstPerPath([
+        ...mapped.problems.filter((problem) => problem.severity === "blocking"),
+        ...(mapped.preview ? checkOrderEdits(mapped.preview, previewAsEdits(mapped.preview), order.name) : []),
+      ]),
+      ...mapped.problems.filter((problem) => problem.severity === "warning"),
+    ],
     labels,
     attempts,
     notifyCustomer: settings.notifyCustomer,
@@ -149,7 +157,7 @@ const TYPED_FIELD_PROBLEM: Record<string, keyof RequestOverrides> = {
 
 /** A problem the merchant can resolve by typing in the page's form instead of fixing the order in Shopify. */
 export function isEditableProblem(problem: Problem): boolean {
-  return EDITABLE_PROBLEM_PATH.test(problem.path) || problem.path === "cn23_data.shipping_price" || problem.path in TYPED_FIELD_PROBLEM;
+  return problem.code.startsWith("edit_") || EDITABLE_PROBLEM_PATH.test(problem.path) || problem.path === "cn23_data.shipping_price" || problem.path in TYPED_FIELD_PROBLEM;
 }
 
 /** True when the merchant typed a value for the problem's field (the edit checks then judge that value). */
@@ -320,12 +328,11 @@ export async function createLabelForOrder(
     carrier,
     customReference: PREVIEW_REFERENCE,
   });
-  const editProblems = mapped.preview ? checkOrderEdits(mapped.preview, input.overrides, order.name) : [];
-  const edited = new Set(editProblems.map((problem) => problem.path));
-  const blocking = mapped.problems.filter(
-    (problem) => problem.severity === "blocking" && !resolvedByEdit(problem, input.overrides) && !edited.has(problem.path),
-  );
-  const before = uniqueProblems([...editProblems, ...blocking]);
+  // Every value the purchase would use is checked: typed ones, and mapped ones the form did not send.
+  const editProblems = mapped.preview ? checkOrderEdits(mapped.preview, effectiveEdits(mapped.preview, input.overrides), order.name) : [];
+  const blocking = mapped.problems.filter((problem) => problem.severity === "blocking" && !resolvedByEdit(problem, input.overrides));
+  // The order's own problem wins at its place (it says where to fix it); a typed value that resolved it is checked.
+  const before = firstPerPath([...blocking, ...editProblems]);
   if (!mapped.preview || before.length > 0) return { status: "problems", problems: before };
   const request = applyOverrides(mapped.preview, input.overrides);
   const contract = contractProblems(request, order.name);
