@@ -96,6 +96,10 @@ describe("checkOrderEdits", () => {
     expect(checkOrderEdits(longStreet, effectiveEdits(longStreet, { "recipient.address_line1": "Schlossgarten 4" }), "#1")).toEqual([]);
     const weightless = exampleLabelRequest({ weight: "0" });
     expect(codesByPath(checkOrderEdits(weightless, previewAsEdits(weightless), "#1"))).toEqual({ weight: "edit_out_of_range" });
+    // Without customs the CN23 lines are informative: a mapped 0 g item does not block a domestic label.
+    const weightlessItem = exampleLabelRequest({ cn23_data: { ...dhlToGermany.cn23_data!, products: [{ ...dhlToGermany.cn23_data!.products[0]!, weight: "0" }] } });
+    expect(checkOrderEdits(weightlessItem, previewAsEdits(weightlessItem, { customsRequired: false }), "#1")).toEqual([]);
+    expect(checkOrderEdits(weightlessItem, previewAsEdits(weightlessItem), "#1")).toHaveLength(1);
   });
 });
 

@@ -136,8 +136,11 @@ export interface EditsToCheck {
   products?: Record<string, Partial<Record<"description" | "unit_price" | "weight" | "country_code" | "hs_code", string>>>;
 }
 
-/** The mapped request's values as if typed in the form: what the page shows and will send back. */
-export function previewAsEdits(preview: LabelRequest): EditsToCheck {
+/**
+ * The mapped request's values as if typed in the form: what the page shows and will send back. Without customs
+ * (domestic, EU to EU) the CN23 lines are informative and their mapped values are not held against the order.
+ */
+export function previewAsEdits(preview: LabelRequest, options: { customsRequired: boolean } = { customsRequired: true }): EditsToCheck {
   const recipient = preview.recipient;
   const products: NonNullable<EditsToCheck["products"]> = {};
   preview.cn23_data?.products.forEach((product, index) => {
@@ -165,14 +168,14 @@ export function previewAsEdits(preview: LabelRequest): EditsToCheck {
     "recipient.city": recipient.city,
     "recipient.phone1": recipient.phone1 ?? "",
     "recipient.email": recipient.email,
-    ...(preview.cn23_data ? { "cn23.category": preview.cn23_data.category, "cn23.shipping_price": preview.cn23_data.shipping_price } : {}),
-    products,
+    ...(preview.cn23_data && options.customsRequired ? { "cn23.category": preview.cn23_data.category, "cn23.shipping_price": preview.cn23_data.shipping_price } : {}),
+    products: options.customsRequired ? products : {},
   };
 }
 
 /** The values a purchase will use: the mapped ones, replaced field by field by what the form sent. */
-export function effectiveEdits(preview: LabelRequest, sent: EditsToCheck): EditsToCheck {
-  const base = previewAsEdits(preview);
+export function effectiveEdits(preview: LabelRequest, sent: EditsToCheck, options: { customsRequired: boolean } = { customsRequired: true }): EditsToCheck {
+  const base = previewAsEdits(preview, options);
   const merged: EditsToCheck = { ...base };
   for (const [key, value] of Object.entries(sent)) {
     if (key !== "products" && typeof value === "string") (merged as Record<string, unknown>)[key] = value;

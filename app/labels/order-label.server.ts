@@ -84,7 +84,7 @@ export async function loadOrderLabel(
     problems: [
       ...firstPerPath([
         ...mapped.problems.filter((problem) => problem.severity === "blocking"),
-        ...(mapped.preview ? checkOrderEdits(mapped.preview, previewAsEdits(mapped.preview), order.name) : []),
+        ...(mapped.preview ? checkOrderEdits(mapped.preview, previewAsEdits(mapped.preview, { customsRequired: mapped.draft?.customsRequired ?? true }), order.name) : []),
       ]),
       ...mapped.problems.filter((problem) => problem.severity === "warning"),
     ],
@@ -329,7 +329,7 @@ export async function createLabelForOrder(
     customReference: PREVIEW_REFERENCE,
   });
   // Every value the purchase would use is checked: typed ones, and mapped ones the form did not send.
-  const editProblems = mapped.preview ? checkOrderEdits(mapped.preview, effectiveEdits(mapped.preview, input.overrides), order.name) : [];
+  const editProblems = mapped.preview ? checkOrderEdits(mapped.preview, effectiveEdits(mapped.preview, input.overrides, { customsRequired: mapped.draft?.customsRequired ?? true }), order.name) : [];
   const blocking = mapped.problems.filter((problem) => problem.severity === "blocking" && !resolvedByEdit(problem, input.overrides));
   // The order's own problem wins at its place (it says where to fix it); a typed value that resolved it is checked.
   const before = firstPerPath([...blocking, ...editProblems]);
