@@ -54,11 +54,22 @@ async function startDemo(): Promise<string> {
   return `http://localhost:${appPort}`;
 }
 
-/** Opens a page and waits until React has taken over (Vite may reload once while it optimises dependencies). */
-async function open(page: Page, url: string) {
-  await page.goto(url, { waitUntil: "networkidle" });
-  await page.waitForTimeout(1500);
-  await page.waitForLoadState("networkidle");
+/**
+ * Opens a page and waits until React has taken over. On a cold start Vite may reload the page while it optimises
+ * dependencies: then open it again.
+ */
+async function open(page: Page, url: string, ready = "form") {
+  for (let attempt = 1; ; attempt += 1) {
+    await page.goto(url, { waitUntil: "networkidle" });
+    await page.waitForTimeout(1500);
+    await page.waitForLoadState("networkidle");
+    try {
+      await page.locator(ready).first().waitFor({ timeout: 15_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
 }
 
 describe.skipIf(!existsSync(CHROMIUM))("order page in Chromium", () => {
@@ -67,7 +78,7 @@ describe.skipIf(!existsSync(CHROMIUM))("order page in Chromium", () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
     // A second box, saved through Settings as a merchant would.
     const page = await browser.newPage();
-    await open(page, `${base}/app/settings`);
+    await open(page, `${base}/app/settings`, 'input[name="boxes.1.name"]');
     await page.locator('input[name="boxes.1.name"]').fill("Large");
     await page.locator('input[name="boxes.1.lengthCm"]').fill("50");
     await page.locator('input[name="boxes.1.widthCm"]').fill("40");
