@@ -9,7 +9,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; bod
   try {
     await promise;
   } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, body: (await thrown.json()) as { error: string; message: string } };
+    if (thrown instanceof Response) return { status: thrown.status, body: { error: thrown.headers.get("x-etiquette-refused-body") ?? "", message: await thrown.text() } };
     throw thrown;
   }
   throw new Error("expected a refusal");

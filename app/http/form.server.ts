@@ -39,11 +39,17 @@ export function badBodyMessage(reason: BadBodyReason, locale: Locale): string {
   return MESSAGES[reason][locale];
 }
 
-/** A thrown Response: 400 (or 413 for size) with a JSON body `{ error, message }` in the merchant's language. */
+/** The header naming why a body was refused (for logs and tests; the body is the merchant's sentence). */
+export const REFUSED_BODY_HEADER = "X-Etiquette-Refused-Body";
+
+/**
+ * A thrown Response: 400 (or 413 for size) whose body is the sentence in the merchant's language, as plain text, so
+ * the app's error boundary shows it as it is.
+ */
 export function badBodyResponse(reason: BadBodyReason, locale: Locale): Response {
-  return new Response(JSON.stringify({ error: reason, message: badBodyMessage(reason, locale) }), {
+  return new Response(badBodyMessage(reason, locale), {
     status: STATUS[reason],
-    headers: { "Content-Type": "application/json; charset=utf-8" },
+    headers: { "Content-Type": "text/plain; charset=utf-8", [REFUSED_BODY_HEADER]: reason },
   });
 }
 
