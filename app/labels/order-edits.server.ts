@@ -90,27 +90,27 @@ class EditProblems {
   }
   required(path: string, field: Text) {
     this.add("edit_required", path, { en: `${field.en} is empty.`, fr: `${field.fr} : le champ est vide.` }, {
-      en: `Fill in ${field.en}, then create the label again.`,
-      fr: `Renseignez ${field.fr}, puis recréez l'étiquette.`,
+      en: `Fill in "${field.en}", then create the label again.`,
+      fr: `Renseignez le champ « ${field.fr} », puis recréez l'étiquette.`,
     });
   }
   tooLong(path: string, field: Text, length: number, max: number) {
     this.add("edit_too_long", path, { en: `${field.en} has ${length} characters; carriers accept at most ${max}.`, fr: `${field.fr} compte ${length} caractères ; les transporteurs en acceptent au plus ${max}.` }, {
-      en: `Shorten ${field.en} to ${max} characters or fewer${path.startsWith("recipient.address") ? " (move the rest to Address line 2)" : ""}.`,
-      fr: `Raccourcissez ${field.fr} à ${max} caractères au plus${path.startsWith("recipient.address") ? " (mettez la suite en ligne 2 de l'adresse)" : ""}.`,
+      en: `Shorten "${field.en}" to ${max} characters or fewer${path === "recipient.address_line1" ? ` (move the rest to "${en["order.field.address2"]}")` : ""}.`,
+      fr: `Raccourcissez « ${field.fr} » à ${max} caractères au plus${path === "recipient.address_line1" ? ` (mettez la suite dans « ${fr["order.field.address2"]} »)` : ""}.`,
     });
   }
   wholeNumber(path: string, field: Text, value: string, min: number, max: number, unit: string, carrier?: string) {
     const who = carrier ? { en: ` for ${carrier}`, fr: ` pour ${carrier}` } : { en: "", fr: "" };
     this.add("edit_out_of_range", path, { en: `${field.en} must be a whole number from ${min} to ${max} ${unit}${who.en} ("${shown(value)}" was entered).`, fr: `${field.fr} doit être un nombre entier de ${min} à ${max} ${unit}${who.fr} (« ${shown(value)} » a été saisi).` }, {
-      en: `Enter a whole number from ${min} to ${max} in ${field.en}.`,
-      fr: `Saisissez un nombre entier de ${min} à ${max} dans ${field.fr}.`,
+      en: `Enter a whole number from ${min} to ${max}.`,
+      fr: `Saisissez un nombre entier de ${min} à ${max}.`,
     });
   }
   amount(path: string, field: Text, value: string, allowZero: boolean) {
     this.add("edit_amount_invalid", path, { en: `${field.en} is not a valid amount ("${shown(value)}" was entered).`, fr: `${field.fr} n'est pas un montant valide (« ${shown(value)} » a été saisi).` }, {
-      en: `Enter an amount like 12.50${allowZero ? " (0 if nothing was paid)" : ", more than 0"} in ${field.en}.`,
-      fr: `Saisissez un montant comme 12,50${allowZero ? " (0 si rien n'a été payé)" : ", supérieur à 0"} dans ${field.fr}.`,
+      en: `Enter an amount like 12.50${allowZero ? " (0 if nothing was paid)" : ", more than 0"}.`,
+      fr: `Saisissez un montant comme 12,50${allowZero ? " (0 si rien n'a été payé)" : ", supérieur à 0"}.`,
     });
   }
   invalid(code: string, path: string, field: Text, value: string, fix: Text) {
