@@ -89,7 +89,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
               {text("sender.phone", "settings.shipping.phone")}
               {text("sender.email", "settings.shipping.email", "email")}
             </FormLayout.Group>
-            <Choice name="labelFormat" label={t("settings.shipping.labelFormat")} fields={fields} errors={fieldErrors} options={LABEL_FORMATS.map((format) => ({ label: format, value: format }))} />
+            <Choice name="labelFormat" label={t("settings.shipping.labelFormat")} fields={fields} errors={fieldErrors} options={LABEL_FORMATS.map((format) => ({ label: t(`format.${format}`), value: format }))} />
           </FormLayout>
           <Text as="h3" variant="headingSm">
             {t("settings.shipping.boxes")}

@@ -1,3 +1,5 @@
+import { orderPageEn, orderPageFr } from "./messages-order-page";
+
 /**
  * UI strings in English and French. `fr` must have exactly the keys of `en` (enforced by the type and a test).
  * Placeholders are written {name}.
@@ -282,6 +284,7 @@ export const en = {
   "privacy.export.heading": "What Etiquette holds for this request",
   "privacy.export.help": "The label requests as sent to the label service (recipient, parcel, customs lines) and every purchase attempt, for the orders named in the request.",
   "privacy.error.notFound": "This request does not exist for this shop. Open it again from the list.",
+  ...orderPageEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -566,6 +569,7 @@ export const fr: Record<MessageKey, string> = {
   "privacy.export.heading": "Ce qu'Etiquette conserve pour cette demande",
   "privacy.export.help": "Les demandes d'étiquette telles qu'envoyées au service (destinataire, colis, lignes douanières) et chaque tentative d'achat, pour les commandes citées dans la demande.",
   "privacy.error.notFound": "Cette demande n'existe pas pour cette boutique. Rouvrez-la depuis la liste.",
+  ...orderPageFr,
 };
 
 export const MESSAGES = { en, fr } as const;

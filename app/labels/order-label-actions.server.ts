@@ -8,7 +8,9 @@ import type { MessageKey } from "../i18n/messages";
 import type { Problem } from "../shipping/problems";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { getEnvironment } from "../settings/environment.server";
+import { extractServiceMessage } from "../label-service/errors";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "./gateway.server";
+import { serviceFieldProblems } from "./order-edits.server";
 import { absenceProven, canRelease, type LabelServicePort } from "./purchase.server";
 import { attachNow, createLabelForOrder, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
 
@@ -21,6 +23,8 @@ export interface OrderActionResult {
   tone: "success" | "critical" | "warning" | "info";
   notice?: { key: MessageKey; values?: Record<string, string> };
   problems?: Problem[];
+  /** The label service's own words (French), shown as a detail under the translated notice. */
+  detail?: string;
 }
 
 const intentSchema = z.discriminatedUnion("intent", [
@@ -125,8 +129,12 @@ export async function handleOrderLabelAction(
       return { tone: "info", notice: { key: "order.created", values: { tracking: purchase.label.trackingNumber } } };
     case "in_progress":
       return { tone: "info", notice: { key: "order.inProgress" } };
-    case "rejected":
-      return { tone: "critical", notice: { key: "order.rejected", values: { message: readableError(purchase.error, context.locale) } } };
+    case "rejected": {
+      const said = purchase.error.body ? extractServiceMessage(purchase.error.body) : {};
+      if (!said.text) return { tone: "critical", notice: { key: "order.rejected", values: { message: readableError(purchase.error, context.locale) } } };
+      const problems = serviceFieldProblems(said.fieldErrors, purchase.attempt.orderName);
+      return { tone: "critical", notice: { key: "order.rejected.summary" }, detail: said.text, ...(problems.length ? { problems } : {}) };
+    }
     case "unknown":
       return { tone: "warning", notice: { key: "order.attempt.pending", values: { reference: purchase.attempt.customReference } } };
   }

@@ -4,14 +4,17 @@
  */
 import { z } from "zod";
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
-import { labelRequestSchema, type LabelRequest } from "../label-service/contract";
+import type { LabelRequest } from "../label-service/contract";
 import { isParcelFulfillmentOrder, mapOrderToLabelRequest, type OfferedService, type Problem } from "../shipping";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { getEnvironment } from "../settings/environment.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import type { LabelEnvironment } from "./environments";
+import { toE164 } from "../shipping/phone";
 import { pushLabelToShopify, type FulfillResult } from "./fulfill.server";
+import { firstPerPath } from "./order-edit-fields";
+import { checkOrderEdits, contractProblems, effectiveEdits, previewAsEdits, toCommaAmount } from "./order-edits.server";
 import { attachLabelById, nextLabelIndex, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, slotHolder, type LabelServicePort, type PurchaseResult } from "./purchase.server";
 
 /** A placeholder reference for previews; the real one is allocated at purchase time. */
@@ -33,6 +36,8 @@ export interface OrderLabelView {
   notifyCustomer: boolean;
   boxes: string[];
   selectedBox: string | undefined;
+  /** False inside one customs territory (domestic, EU to EU): the CN23 lines are informative only. */
+  customsRequired: boolean;
   fulfillmentOrderId: string | undefined;
   /** The label slot an "additional label" form on this page would take; sent back so a resubmit is recognised. */
   nextLabelIndex: number;
@@ -92,12 +97,22 @@ export async function loadOrderLabel(
     environment,
     request: mapped.request,
     preview: mapped.preview,
-    problems: mapped.problems,
+    // What a purchase would refuse, shown before the click: the mapper's problems, then the carrier limits that the
+    // order's own values break (a 50-character street from Shopify, an item weighing 0 g).
+    problems: [
+      ...firstPerPath([
+        ...mapped.problems.filter((problem) => problem.severity === "blocking"),
+        ...(mapped.preview ? checkOrderEdits(mapped.preview, previewAsEdits(mapped.preview, { customsRequired: mapped.draft?.customsRequired ?? true }), order.name) : []),
+      ]),
+      ...mapped.problems.filter((problem) => problem.severity === "warning"),
+    ],
     labels,
     attempts,
     notifyCustomer: settings.notifyCustomer,
     boxes: settings.boxes.map((box) => box.name),
-    selectedBox: options.boxName ?? settings.boxes.find((box) => box.isDefault)?.name,
+    // An unknown box in the URL is not offered as selected: the mapper used (and named) the default one.
+    selectedBox: mapped.draft?.box.name ?? settings.boxes.find((box) => box.isDefault)?.name,
+    customsRequired: mapped.draft?.customsRequired ?? false,
     fulfillmentOrderId,
     nextLabelIndex: nextIndex,
     offeredServices,
@@ -149,17 +164,35 @@ export function overridesFromForm(fields: Record<string, string>): RequestOverri
 }
 
 const EDITABLE_PROBLEM_PATH = /^cn23_data\.products\[([0-9]+)\]\.(hs_code|country_code)$/;
+/** Mapper problems about a field the merchant can type on the page (the fix says "type it here"). */
+const TYPED_FIELD_PROBLEM: Record<string, keyof RequestOverrides> = {
+  "recipient.lastname": "recipient.lastname",
+  "recipient.address_line1": "recipient.address_line1",
+  "recipient.city": "recipient.city",
+  "recipient.zip": "recipient.zip",
+  "recipient.email": "recipient.email",
+  weight: "weight",
+};
 
 /**
- * A missing HS code, origin or shipping price can be typed on the page instead of fixed in Shopify; a service not
- * sold to the destination is replaced by choosing another in the page's service list (checked again at purchase).
+ * A problem the merchant can resolve by typing in the page's form instead of fixing the order in Shopify; a service
+ * not sold to the destination is replaced by choosing another in the page's service list (checked again at purchase).
  */
 export function isEditableProblem(problem: Problem): boolean {
-  return EDITABLE_PROBLEM_PATH.test(problem.path) || problem.path === "cn23_data.shipping_price" || problem.code === "service_not_offered";
+  return (
+    problem.code.startsWith("edit_") ||
+    problem.code === "service_not_offered" ||
+    EDITABLE_PROBLEM_PATH.test(problem.path) ||
+    problem.path === "cn23_data.shipping_price" ||
+    problem.path in TYPED_FIELD_PROBLEM
+  );
 }
 
+/** True when the merchant typed a value for the problem's field (the edit checks then judge that value). */
 function resolvedByEdit(problem: Problem, overrides: RequestOverrides): boolean {
-  if (problem.path === "cn23_data.shipping_price") return /^[0-9]+[.,][0-9]{2}$/.test(overrides["cn23.shipping_price"]?.trim() ?? "");
+  if (problem.path === "cn23_data.shipping_price") return Boolean(overrides["cn23.shipping_price"]?.trim());
+  const typedField = TYPED_FIELD_PROBLEM[problem.path];
+  if (typedField) return Boolean((overrides[typedField] as string | undefined)?.trim());
   const match = EDITABLE_PROBLEM_PATH.exec(problem.path);
   if (!match) return false;
   const value = overrides.products?.[match[1]!]?.[match[2] as "hs_code" | "country_code"];
@@ -189,17 +222,17 @@ export function applyOverrides(request: LabelRequest, overrides: RequestOverride
   set(overrides["recipient.address_line2"], (value) => (recipient.address_line2 = value || undefined), true);
   set(overrides["recipient.zip"], (value) => (recipient.zip = value));
   set(overrides["recipient.city"], (value) => (recipient.city = value));
-  set(overrides["recipient.phone1"], (value) => (recipient.phone1 = value || undefined), true);
+  set(overrides["recipient.phone1"], (value) => (recipient.phone1 = value ? (toE164(value, recipient.country) ?? value) : undefined), true);
   set(overrides["recipient.email"], (value) => (recipient.email = value));
   if (next.cn23_data) {
     const cn23 = { ...next.cn23_data, products: next.cn23_data.products.map((product) => ({ ...product })) };
     set(overrides["cn23.category"], (value) => (cn23.category = value as typeof cn23.category));
-    set(overrides["cn23.shipping_price"], (value) => (cn23.shipping_price = value.replace(".", ",")));
+    set(overrides["cn23.shipping_price"], (value) => (cn23.shipping_price = toCommaAmount(value) ?? value));
     for (const [index, edits] of Object.entries(overrides.products ?? {})) {
       const product = cn23.products[Number(index)];
       if (!product) continue;
       set(edits.description, (value) => (product.description = value));
-      set(edits.unit_price, (value) => (product.unit_price = value.replace(".", ",")));
+      set(edits.unit_price, (value) => (product.unit_price = toCommaAmount(value) ?? value));
       set(edits.weight, (value) => (product.weight = value));
       set(edits.country_code, (value) => (product.country_code = value.toUpperCase()));
       set(edits.hs_code, (value) => (product.hs_code = value.replace(/[^0-9]/g, "") || undefined), true);
@@ -209,26 +242,22 @@ export function applyOverrides(request: LabelRequest, overrides: RequestOverride
   return next;
 }
 
-/** Problems in an edited request, named by field, in both languages. */
-export function editedRequestProblems(request: LabelRequest, orderName: string): Problem[] {
-  const parsed = labelRequestSchema.safeParse(request);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => {
-    const path = issue.path.join(".");
-    return {
-      code: "edited_field_invalid",
-      path,
-      orderName,
-      severity: "blocking" as const,
-      message: { en: `${orderName}: ${path} is not valid (${issue.message}).`, fr: `${orderName} : ${path} n'est pas valide (${issue.message}).` },
-      fix: { en: `Correct ${path} in the form, then create the label again.`, fr: `Corrigez ${path} dans le formulaire, puis recréez l'étiquette.` },
-    };
-  });
-}
-
 export type CreateLabelOutcome =
   | { status: "problems"; problems: Problem[] }
   | { status: "purchase"; purchase: PurchaseResult; fulfillment?: FulfillResult };
+
+/** A box name the shop's settings do not define: refused, never replaced by the default box. */
+export function unknownBoxProblem(boxName: string, orderName: string): Problem {
+  const name = boxName.length > 40 ? `${boxName.slice(0, 40)}…` : boxName;
+  return {
+    code: "box_unknown",
+    path: "box",
+    orderName,
+    severity: "blocking",
+    message: { en: `The box "${name}" is not one of your boxes; nothing was bought.`, fr: `Le carton « ${name} » ne fait pas partie de vos cartons ; rien n'a été acheté.` },
+    fix: { en: "Pick a box in the list (boxes are defined in Settings), then create the label again.", fr: "Choisissez un carton dans la liste (les cartons se définissent dans les Paramètres), puis recréez l'étiquette." },
+  };
+}
 
 function additionalProblem(code: "no_first_label" | "page_out_of_date", orderName: string): Problem {
   return code === "no_first_label"
@@ -301,6 +330,9 @@ export async function createLabelForOrder(
       ],
     };
   }
+  if (input.boxName && !settings.boxes.some((box) => box.name === input.boxName)) {
+    return { status: "problems", problems: [unknownBoxProblem(input.boxName, order.name)] };
+  }
   let labelIndex = 1;
   if (input.additional) {
     const [labelled, next] = await Promise.all([db.label.count({ where: { shop: input.shop, orderId: id } }), nextLabelIndex(db, input.shop, id)]);
@@ -328,11 +360,15 @@ export async function createLabelForOrder(
     customReference: PREVIEW_REFERENCE,
     offeredServices,
   });
+  // Every value the purchase would use is checked: typed ones, and mapped ones the form did not send.
+  const editProblems = mapped.preview ? checkOrderEdits(mapped.preview, effectiveEdits(mapped.preview, input.overrides, { customsRequired: mapped.draft?.customsRequired ?? true }), order.name) : [];
   const blocking = mapped.problems.filter((problem) => problem.severity === "blocking" && !resolvedByEdit(problem, input.overrides));
-  if (!mapped.preview || blocking.length > 0) return { status: "problems", problems: blocking };
-  const edited = applyOverrides(mapped.preview, input.overrides);
-  const editProblems = editedRequestProblems(edited, order.name);
-  if (editProblems.length > 0) return { status: "problems", problems: editProblems };
+  // The order's own problem wins at its place (it says where to fix it); a typed value that resolved it is checked.
+  const before = firstPerPath([...blocking, ...editProblems]);
+  if (!mapped.preview || before.length > 0) return { status: "problems", problems: before };
+  const request = applyOverrides(mapped.preview, input.overrides);
+  const contract = contractProblems(request, order.name);
+  if (contract.length > 0) return { status: "problems", problems: contract };
 
   const purchase = await purchaseLabel(
     { db, service },
@@ -343,7 +379,7 @@ export async function createLabelForOrder(
       orderName: order.name,
       fulfillmentOrderId,
       labelIndex,
-      buildRequest: (customReference) => ({ ...edited, custom_reference: customReference }),
+      buildRequest: (customReference) => ({ ...request, custom_reference: customReference }),
     },
   );
   if (purchase.status === "created") {

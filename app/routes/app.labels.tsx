@@ -5,6 +5,7 @@ import { useContext, useState } from "react";
 import { z } from "zod";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
+import { formFields, readForm } from "../http/form.server";
 import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
@@ -53,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   const { environment } = await getEnvironment(db, shop);
   const dates = await dateContextFor(request, admin, shop);
-  const { fromPage } = compareForm.parse(Object.fromEntries(await request.formData()));
+  const { fromPage } = compareForm.parse(formFields(await readForm(request)));
   try {
     const client = await labelServiceClientFor(shop, environment);
     const pages = (async function* () {

@@ -7,7 +7,6 @@ import {
   Box,
   Button,
   Card,
-  InlineGrid,
   FormLayout,
   InlineStack,
   Layout,
@@ -19,14 +18,21 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useContext, useEffect, useState, type ReactNode } from "react";
+import { CustomsSection } from "../components/order/CustomsSection";
+import { EditableField as OrderField } from "../components/order/EditableField";
+import { fieldErrors } from "../components/order/problem-text";
+import { ProblemsBanner } from "../components/order/ProblemsBanner";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
+import { readForm } from "../http/form.server";
 import { localeFromRequest } from "../i18n/locale";
 import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
 import { handleOrderLabelAction } from "../labels/order-label-actions.server";
+import { shopifyTrackingInfo } from "../labels/carriers";
 import { readNote } from "../labels/notes";
+import { uniqueProblems } from "../labels/order-edit-fields";
 import { absenceProven, canRelease, isEditableProblem, isFulfillmentStuck, loadOrderLabel } from "../labels/order-label.server";
 import { deriveOrderLabelView, pageLabelFacts } from "../labels/status";
 import { formatDateTime } from "../i18n/dates";
@@ -66,12 +72,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     name: service.name,
     label: service.label ?? service.name,
   }));
+  const carrierName = (carrier: string) => shopifyTrackingInfo(carrier, "", "").company;
+  /** The service's own name from the lookup for this destination, else the carrier's name and the code. */
+  const serviceLabel = (carrier: string, service: string) =>
+    services.find((entry) => (entry.carrier || carrier) === carrier && entry.name === service)?.label ?? `${carrierName(carrier)} ${service}`;
   return {
     orderName: view.order.name,
     orderId: view.order.id,
     environment: view.environment,
     request: view.preview ?? null,
     problems: view.problems.map((problem) => ({ ...problem, editable: isEditableProblem(problem) })),
+    customsRequired: view.customsRequired,
+    labelFormat: view.preview?.sender.labelType ?? null,
+    proposedService: view.preview ? serviceLabel(view.preview.carrier_name, view.preview.carrier_service_name) : null,
     senderConfigured: configured,
     boxes: view.boxes,
     selectedBox: view.selectedBox ?? "",
@@ -81,7 +94,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       trackingNumber: label.trackingNumber,
       trackingUrl: label.trackingUrl,
       labelUrl: label.labelUrl,
-      carrier: `${label.carrierName} ${label.carrierServiceName}`,
+      carrier: serviceLabel(label.carrierName, label.carrierServiceName),
       environment: label.environment,
       fulfillmentStatus: label.fulfillmentStatus,
       fulfillmentError: readNote(label.fulfillmentError),
@@ -112,14 +125,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   return handleOrderLabelAction(
     { db, admin, shop, orderId: params.id ?? "", locale: localeFromRequest(request) },
-    await request.formData(),
+    await readForm(request),
   );
 }
 
 function RecipientFields({
   recipient,
+  value,
+  onChange,
+  errors,
 }: {
   recipient: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["request"]>["recipient"];
+  value: (name: string, initial: string) => string;
+  onChange: (name: string, value: string) => void;
+  errors: Record<string, string>;
 }) {
   const t = useT();
   const fields: [string, MessageKey, string | undefined][] = [
@@ -135,8 +154,8 @@ function RecipientFields({
   ];
   return (
     <FormLayout>
-      {fields.map(([name, label, value]) => (
-        <EditableField key={name} name={name} label={t(label)} initial={value ?? ""} />
+      {fields.map(([name, label, initial]) => (
+        <OrderField key={name} name={name} label={t(label)} value={value(name, initial ?? "")} onChange={onChange} error={errors[name]} />
       ))}
       <TextField label={t("order.field.country")} value={recipient.country} disabled autoComplete="off" />
     </FormLayout>
@@ -201,27 +220,33 @@ export default function OrderLabel() {
   const [searchParams, setSearchParams] = useSearchParams();
   const busy = navigation.state !== "idle";
   const request = data.request;
-  const [category, setCategory] = useState<string>(request?.cn23_data?.category ?? "3");
   const [carrierKey, setCarrierKey] = useState(
     request ? `${request.carrier_name}|${request.carrier_service_name}` : "",
   );
-  // Once labelled, "nothing left to ship" is the expected state, not a problem.
-  const blocking = data.problems.filter(
-    (problem) => problem.severity === "blocking" && !(data.labels.length > 0 && problem.code === "nothing_to_ship"),
-  );
-  const warnings = data.problems.filter((problem) => problem.severity === "warning");
-  const actionProblems = (result && "problems" in result ? result.problems : undefined) ?? [];
+  // What the merchant typed, kept across a change of box (the loader runs again, the page stays mounted); cleared
+  // once a label is bought so the next form starts from the order's data.
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  useEffect(() => setEdits({}), [data.labels.length]);
+  const value = (name: string, initial: string) => edits[name] ?? initial;
+  const edit = (name: string, next: string) => setEdits((current) => ({ ...current, [name]: next }));
   const hasLabel = data.labels.length > 0;
+  // Once labelled, the draft's problems are not "to fix before buying" any more; an additional label's own
+  // problems come back from its action.
+  const blocking = hasLabel ? [] : data.problems.filter((problem) => problem.severity === "blocking");
+  const warnings = hasLabel ? [] : data.problems.filter((problem) => problem.severity === "warning");
+  const actionProblems = (result && "problems" in result ? result.problems : undefined) ?? [];
+  const problems = uniqueProblems([...actionProblems, ...blocking]);
+  const errors = fieldErrors(problems, locale);
   const pushing = data.labels.some((label) => label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS");
   usePendingRefresh(data.attempts.some((attempt) => attempt.status !== "NEEDS_REVIEW") || pushing, busy);
   const [carrierName, serviceName] = carrierKey.split("|");
   const serviceOptions = data.services.map((service) => ({
-    label: `${service.carrier ? `${service.carrier} · ` : ""}${service.label}`,
+    label: service.label,
     value: `${service.carrier || request?.carrier_name}|${service.name}`,
   }));
   if (request && !serviceOptions.some((option) => option.value === carrierKey)) {
     // The proposed service is not among those sold to the destination: shown as such, never as a valid choice.
-    const current = `${request.carrier_name} · ${request.carrier_service_name}`;
+    const current = data.proposedService ?? `${request.carrier_name} · ${request.carrier_service_name}`;
     serviceOptions.unshift({ label: data.services.length > 0 ? t("order.service.notOffered", { service: current }) : current, value: carrierKey });
   }
   const text = (message: { en: string; fr: string }) => (locale === "fr" ? message.fr : message.en);
@@ -242,26 +267,21 @@ export default function OrderLabel() {
       <Layout>
         {result && "notice" in result && result.notice ? (
           <Layout.Section>
-            <Banner tone={result.tone}>{t(result.notice.key, result.notice.values)}</Banner>
+            <Banner tone={result.tone}>
+              <BlockStack gap="100">
+                <Text as="p">{t(result.notice.key, result.notice.values)}</Text>
+                {"detail" in result && result.detail ? (
+                  <Text as="p" tone="subdued">
+                    {t("order.rejected.detail", { detail: result.detail })}
+                  </Text>
+                ) : null}
+              </BlockStack>
+            </Banner>
           </Layout.Section>
         ) : null}
-        {[...actionProblems, ...blocking].length > 0 ? (
+        {problems.length > 0 ? (
           <Layout.Section>
-            <Banner tone="critical" title={t("order.problems.title")}>
-              <List>
-                {[...actionProblems, ...blocking].map((problem, index) => (
-                  <List.Item key={`${problem.code}-${index}`}>
-                    <Text as="span" fontWeight="semibold">
-                      {text(problem.message)}
-                    </Text>{" "}
-                    {text(problem.fix)}{" "}
-                    <Text as="span" tone="subdued">
-                      ({problem.path})
-                    </Text>
-                  </List.Item>
-                ))}
-              </List>
-            </Banner>
+            <ProblemsBanner problems={problems} />
           </Layout.Section>
         ) : null}
         {warnings.length > 0 ? (
@@ -433,7 +453,7 @@ export default function OrderLabel() {
 
         {request ? (
           <Layout.Section>
-            <Form method="post" key={`${data.selectedBox}|${data.labels.length}`}>
+            <Form method="post" key={data.labels.length}>
               <input type="hidden" name="intent" value={hasLabel ? "createAdditional" : "create"} />
               {hasLabel ? <input type="hidden" name="labelIndex" value={data.nextLabelIndex} /> : null}
               <input type="hidden" name="box" value={data.selectedBox} />
@@ -460,10 +480,15 @@ export default function OrderLabel() {
                         .filter(Boolean)
                         .join(" · ")}
                     </Text>
+                    {data.labelFormat ? (
+                      <Text as="p" tone="subdued">
+                        {t("order.label.format", { format: t(`format.${data.labelFormat}`) })}
+                      </Text>
+                    ) : null}
                   </BlockStack>
                 </Card>
                 <SectionCard title={t("order.recipient")}>
-                  <RecipientFields recipient={request.recipient} />
+                  <RecipientFields recipient={request.recipient} value={value} onChange={edit} errors={errors} />
                 </SectionCard>
                 <SectionCard title={t("order.parcel")}>
                   <FormLayout>
@@ -471,42 +496,33 @@ export default function OrderLabel() {
                       label={t("order.field.box")}
                       options={data.boxes.map((box) => ({ label: box, value: box }))}
                       value={data.selectedBox}
+                      error={errors.box}
                       onChange={(box) => {
+                        // The box's own dimensions replace the old box's; what the merchant typed stays (page state).
+                        setEdits(({ length: _l, width: _w, height: _h, ...kept }) => kept);
                         const next = new URLSearchParams(searchParams);
                         next.set("box", box);
-                        setSearchParams(next);
+                        setSearchParams(next, { preventScrollReset: true });
                       }}
                     />
                     <FormLayout.Group>
-                      <EditableField
-                        name="weight"
-                        label={t("order.field.weight")}
-                        initial={request.weight}
-                        type="number"
-                      />
-                      <EditableField
-                        name="length"
-                        label={t("order.field.length")}
-                        initial={request.length ?? ""}
-                        type="number"
-                      />
-                      <EditableField
-                        name="width"
-                        label={t("order.field.width")}
-                        initial={request.width ?? ""}
-                        type="number"
-                      />
-                      <EditableField
-                        name="height"
-                        label={t("order.field.height")}
-                        initial={request.height ?? ""}
-                        type="number"
-                      />
+                      {(
+                        [
+                          ["weight", "order.field.weight", request.weight],
+                          ["length", "order.field.length", request.length ?? ""],
+                          ["width", "order.field.width", request.width ?? ""],
+                          ["height", "order.field.height", request.height ?? ""],
+                        ] as const
+                      ).map(([name, label, initial]) => (
+                        <OrderField key={name} name={name} label={t(label)} value={value(name, initial)} onChange={edit} error={errors[name]} type="number" />
+                      ))}
                     </FormLayout.Group>
-                    <EditableField
+                    <OrderField
                       name="description"
                       label={t("order.field.description")}
-                      initial={request.description ?? ""}
+                      value={value("description", request.description ?? "")}
+                      onChange={edit}
+                      error={errors.description}
                     />
                   </FormLayout>
                 </SectionCard>
@@ -516,62 +532,18 @@ export default function OrderLabel() {
                     options={serviceOptions}
                     value={carrierKey}
                     onChange={setCarrierKey}
+                    error={errors.service}
                   />
                 </SectionCard>
-                <SectionCard title={t("order.customs")}>
-                  {request.cn23_data ? (
-                    <BlockStack gap="200">
-                      <InlineGrid columns={2} gap="200">
-                        <Select
-                          name="cn23.category"
-                          label={t("settings.shipping.category")}
-                          value={category}
-                          onChange={setCategory}
-                          options={(["1", "2", "3", "4", "5", "6"] as const).map((value) => ({
-                            label: t(`settings.shipping.category.${value}`),
-                            value,
-                          }))}
-                        />
-                        <EditableField
-                          name="cn23.shipping_price"
-                          label={t("order.cn23.shippingPrice", { currency: data.shippingPaid.currencyCode })}
-                          initial={request.cn23_data.shipping_price}
-                        />
-                      </InlineGrid>
-                      {request.cn23_data.products.map((product, index) => (
-                        <InlineGrid key={index} columns={6} gap="200">
-                          <EditableField
-                            name={`cn23.products.${index}.description`}
-                            label={`${t("order.cn23.item")} (×${product.quantity})`}
-                            initial={product.description}
-                          />
-                          <EditableField
-                            name={`cn23.products.${index}.unit_price`}
-                            label={`${t("order.cn23.unitPrice")} ${product.currency_code}`}
-                            initial={product.unit_price}
-                          />
-                          <EditableField
-                            name={`cn23.products.${index}.weight`}
-                            label={t("order.cn23.weight")}
-                            initial={product.weight}
-                          />
-                          <EditableField
-                            name={`cn23.products.${index}.country_code`}
-                            label={t("order.cn23.origin")}
-                            initial={product.country_code}
-                          />
-                          <EditableField
-                            name={`cn23.products.${index}.hs_code`}
-                            label={t("order.cn23.hsCode")}
-                            initial={product.hs_code ?? ""}
-                          />
-                        </InlineGrid>
-                      ))}
-                    </BlockStack>
-                  ) : (
-                    <Text as="p">{t("order.customs.none")}</Text>
-                  )}
-                </SectionCard>
+                <CustomsSection
+                  cn23={request.cn23_data}
+                  required={data.customsRequired}
+                  shippingCurrency={data.shippingPaid.currencyCode}
+                  value={value}
+                  onChange={edit}
+                  errors={errors}
+                  edits={edits}
+                />
                 <Box paddingBlockEnd="800">
                   <BlockStack gap="200">
                     {hasLabel ? <Banner tone="warning">{t("order.additional.confirm")}</Banner> : null}

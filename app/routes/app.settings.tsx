@@ -5,6 +5,7 @@ import { useContext, useState } from "react";
 import { requireAdmin } from "../auth.server";
 import { config } from "../config.server";
 import db from "../db.server";
+import { readForm } from "../http/form.server";
 import { LocaleContext, useT } from "../i18n/translate";
 import { accountSummaries } from "../labels/accounts.server";
 import { LABEL_ENVIRONMENTS, type LabelEnvironment } from "../labels/environments";
@@ -70,7 +71,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const { shop, staffUserId } = await requireAdmin(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "saveShipping") {
     const fields = Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
     const parsed = parseShippingSettingsFields(fields);

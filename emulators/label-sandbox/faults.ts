@@ -17,6 +17,13 @@ export const faultConfigSchema = z.object({
   resetBeforeProcessing: z.object(trigger).default({ probability: 0, next: 0 }),
   /** generate_label only: the label is stored (charged), then the connection is destroyed. */
   chargedButLost: z.object(trigger).default({ probability: 0, next: 0 }),
+  /**
+   * generate_label only: a 422 naming one field, as a carrier refuses what its published rules allow (an address
+   * its own base does not know). Nothing is stored.
+   */
+  refuseLabel: z
+    .object({ ...trigger, field: z.string().default("recipient.address_line1"), message: z.string().default("adresse inconnue du transporteur") })
+    .default({ probability: 0, next: 0, field: "recipient.address_line1", message: "adresse inconnue du transporteur" }),
 });
 export type FaultConfig = z.output<typeof faultConfigSchema>;
 export type FaultConfigInput = z.input<typeof faultConfigSchema>;

@@ -170,6 +170,10 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
       throw new HttpError(422, { error: `La demande d'étiquette est invalide (${fields.join(", ")}).`, errors: checked.errors });
     }
     const { value } = checked;
+    if (fires(faults, "refuseLabel", random)) {
+      const { field, message } = faults.refuseLabel;
+      throw new HttpError(422, { error: `La demande d'étiquette est invalide (${field}).`, errors: { [field]: [message] } });
+    }
     sequence += 1;
     const id = randomUUID();
     const reference = trackingNumberFor(value.carrier, value.destination, sequence, random);

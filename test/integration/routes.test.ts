@@ -543,3 +543,101 @@ describe("a label whose Shopify step was interrupted (issue 10 item 2)", () => {
     expect(((await get(routes.order, orderPath, orderParams)) as Page).labels).toMatchObject([{ fulfillmentStatus: "CREATED", fulfillmentStuck: false }]);
   });
 });
+
+describe("bad bodies on every action", () => {
+  function raw(route: Route, path: string, body: BodyInit, headers: Record<string, string>, params: Record<string, string> = {}) {
+    if (!route.action) throw new Error("route has no action");
+    return route.action({ request: new Request(`https://app.test${path}`, { method: "POST", body, headers }), params, context: {} });
+  }
+  async function refused(promise: Promise<unknown>) {
+    try {
+      await promise;
+    } catch (thrown) {
+      if (thrown instanceof Response) return { status: thrown.status, body: { error: thrown.headers.get("x-etiquette-refused-body") ?? "", message: await thrown.text() } };
+      throw thrown;
+    }
+    throw new Error("expected the route to refuse the body");
+  }
+  const actions: [string, Route, string, Record<string, string>][] = [];
+  beforeAll(() => {
+    actions.push(["order", routes.order, orderPath, orderParams], ["settings", routes.settings, "/app/settings", {}], ["labels", routes.labels, "/app/labels", {}]);
+  });
+
+  it("answers 400 with a translated sentence for a wrong content type or a broken multipart body, and 413 for 10 MB", async () => {
+    await saveSandboxAccount();
+    for (const [name, route, path, params] of actions) {
+      const json = await refused(raw(route, path, '{"intent":"create"}', { "content-type": "application/json" }, params));
+      expect(json, name).toMatchObject({ status: 400, body: { error: "content_type" } });
+      const broken = await refused(
+        raw(route, path, '--b\r\nContent-Disposition: form-data; name="intent"\r\n\r\ncreate', { "content-type": "multipart/form-data; boundary=b", "accept-language": "fr" }, params),
+      );
+      expect(broken, name).toMatchObject({ status: 400, body: { error: "malformed", message: expect.stringContaining("Rechargez") } });
+      const huge = `intent=create&description=${"x".repeat(10 * 1024 * 1024)}`;
+      const tooLarge = await refused(raw(route, path, huge, { "content-type": "application/x-www-form-urlencoded" }, params));
+      expect(tooLarge.status, name).toBe(413);
+    }
+    expect(await db.purchaseAttempt.count()).toBe(0);
+  });
+});
+
+describe("order page edits are checked before any purchase", () => {
+  it("refuses weight 0, a cleared weight, a length of 0, a unit price 'abc', an empty last name and an unknown box, buying nothing", async () => {
+    await saveSandboxAccount();
+    const refusedWith = async (fields: Record<string, string>, locale = "en") => {
+      const result = (await post(routes.order, orderPath, { intent: "create", ...fields }, orderParams, locale)) as {
+        tone: string;
+        problems?: { code: string; path: string; message: { en: string; fr: string } }[];
+      };
+      expect(result.tone, JSON.stringify(fields)).toBe("critical");
+      return result.problems ?? [];
+    };
+    expect((await refusedWith({ weight: "0" })).map((problem) => problem.path)).toEqual(["weight"]);
+    expect((await refusedWith({ weight: "" })).map((problem) => problem.code)).toEqual(["edit_required"]);
+    expect((await refusedWith({ length: "0" })).map((problem) => problem.path)).toEqual(["length"]);
+    expect((await refusedWith({ "cn23.products.0.unit_price": "abc" })).map((problem) => problem.path)).toEqual(["cn23_data.products[0].unit_price"]);
+    const [lastname] = await refusedWith({ "recipient.lastname": "" }, "fr");
+    expect(lastname).toMatchObject({ path: "recipient.lastname", message: { fr: "Nom : le champ est vide." } });
+    expect(await refusedWith({ "recipient.address_line1": "x".repeat(1000) })).toMatchObject([{ code: "edit_too_long" }]);
+    expect(await refusedWith({ box: "Nonexistent crate" })).toMatchObject([{ code: "box_unknown", path: "box" }]);
+
+    const bought = (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number };
+    expect(bought.count).toBe(0);
+    expect(await db.purchaseAttempt.count()).toBe(0);
+  });
+});
+
+describe("order page wording", () => {
+  const frenchOrder = "7100001002";
+  it("keeps the service's French refusal as a detail under an English sentence, and marks the refused field", async () => {
+    await saveSandboxAccount();
+    await fetch(`${sandbox.url}/__admin/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ refuseLabel: { next: 1 } }) });
+    const result = (await post(
+      routes.order,
+      `/app/orders/${frenchOrder}`,
+      { intent: "create" },
+      { id: frenchOrder },
+    )) as { tone: string; notice: { key: string; values?: Record<string, string> }; detail?: string; problems?: { path: string; message: { en: string } }[] };
+    expect(result, JSON.stringify(result)).toMatchObject({ tone: "critical", notice: { key: "order.rejected.summary" } });
+    expect(result.notice.values).toBeUndefined();
+    expect(result.detail).toContain("adresse inconnue du transporteur");
+    expect(result.problems).toMatchObject([{ path: "recipient.address_line1" }]);
+    expect(result.problems?.[0]?.message.en).toBe("Address: the label service refused this value.");
+  });
+
+  it("names the service as the lookup does, shows the file format by name, and says CN23 is not required at home", async () => {
+    await saveSandboxAccount();
+    await post(routes.order, `/app/orders/${frenchOrder}`, { intent: "create" }, { id: frenchOrder });
+    const data = (await get(routes.order, `/app/orders/${frenchOrder}`, { id: frenchOrder })) as {
+      customsRequired: boolean;
+      labelFormat: string;
+      labels: { carrier: string }[];
+    };
+    expect(data.customsRequired).toBe(false);
+    const { translator } = await import("../../app/i18n/translate");
+    expect(translator("fr")(`format.${data.labelFormat}` as "format.PDF_A4_300dpi")).toBe("PDF, feuille A4 (imprimante de bureau)");
+    expect(data.labels[0]!.carrier).toBe("Colissimo Domicile sans signature");
+    const swiss = (await get(routes.order, orderPath, orderParams)) as { customsRequired: boolean; proposedService: string };
+    expect(swiss.customsRequired).toBe(true);
+    expect(swiss.proposedService).not.toMatch(/^Dhl /);
+  });
+});

@@ -4,6 +4,7 @@ import { AppProvider as PolarisAppProvider, Button, Card, FormLayout, Page, Text
 import polarisStylesUrl from "@shopify/polaris/build/esm/styles.css?url";
 import polarisEn from "@shopify/polaris/locales/en.json";
 import { useState } from "react";
+import { readForm } from "../../http/form.server";
 import { login } from "../../shopify.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
@@ -22,6 +23,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  // Same body rules as every action (400/413 with a sentence, never a 500); the library then reads the original.
+  await readForm(request.clone());
   return { errors: messageFor(await login(request)) };
 }
 
