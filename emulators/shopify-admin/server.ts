@@ -14,7 +14,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
-import { CostBucket, DEFAULT_BUCKET, type BucketOptions } from "./cost";
+import { CostBucket, PLAN_BUCKETS, type BucketOptions, type PlanName } from "./cost";
 import { runGraphql, type ShopRuntime } from "./execute";
 import { API_VERSION, adminSchema } from "./schema";
 import { loadSeedFile, parseSeed, type ParsedSeed, type Seed } from "./seed";
@@ -30,7 +30,10 @@ export interface ShopifyEmulatorOptions {
   port?: number;
   host?: string;
   seed?: Seed | string;
+  /** One bucket size and restore rate for every shop, whatever its plan (tests use tiny ones). */
   bucket?: BucketOptions;
+  /** The plan of shops whose seed names none (default standard). */
+  plan?: PlanName;
   now?: () => number;
   dataFile?: string;
 }
@@ -76,11 +79,12 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     opts.seed === undefined ? loadSeedFile(DEFAULT_SEED_FILE) : typeof opts.seed === "string" ? loadSeedFile(opts.seed) : parseSeed(opts.seed, "options.seed");
   const digest = seedDigest(seed);
   adminSchema(); // build the schema before the first request
-  const bucketOptions = opts.bucket ?? DEFAULT_BUCKET;
+  const planOf = (domain: string): PlanName => seed.shops.find((shop) => shop.domain === domain)?.plan ?? opts.plan ?? "standard";
+  const bucketOf = (domain: string): BucketOptions => opts.bucket ?? PLAN_BUCKETS[planOf(domain)];
 
   let runtimes: ShopRuntime[] = [];
   const install = (states: ShopState[]) => {
-    runtimes = states.map((state) => ({ state, bucket: new CostBucket(bucketOptions, now) }));
+    runtimes = states.map((state) => ({ state, bucket: new CostBucket(bucketOf(state.domain), now) }));
   };
   const persist = () => {
     if (!opts.dataFile) return;
@@ -182,7 +186,12 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     }
 
     if (url.pathname === "/__admin/health" && req.method === "GET") {
-      return json(res, 200, { ok: true, apiVersion: API_VERSION, shops: runtimes.map((r) => r.state.domain) });
+      return json(res, 200, {
+        ok: true,
+        apiVersion: API_VERSION,
+        shops: runtimes.map((r) => r.state.domain),
+        buckets: Object.fromEntries(runtimes.map((r) => [r.state.domain, { plan: opts.bucket ? "custom" : planOf(r.state.domain), ...r.bucket.options }])),
+      });
     }
     if (url.pathname === "/__admin/reset" && req.method === "POST") {
       install(buildState(seed));
