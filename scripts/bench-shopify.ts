@@ -11,45 +11,12 @@ import { createLabelServiceClient } from "../app/label-service";
 import { createLabelForOrder, loadOrderLabel } from "../app/labels/order-label.server";
 import { saveShippingSettings } from "../app/settings/shipping-settings.server";
 import type { AdminGraphqlClient } from "../app/shopify/admin-client";
+import { costRecorder, type OperationPoints } from "../test/helpers/cost-recorder";
 import { DEMO_ACCOUNT, startLabelSandbox } from "../emulators/label-sandbox/server";
 import { startShopifyEmulator } from "../emulators/shopify-admin/server";
 import { DEMO_SHOP, DEMO_TOKEN } from "../emulators/shopify-admin/test-helpers";
 import { createTestDatabase } from "../test/helpers/test-db";
 import { realAdminFor } from "../test/helpers/real-admin";
-
-export interface OperationPoints {
-  calls: number;
-  requested: number;
-  actual: number;
-  throttled: number;
-}
-
-/** Wraps an Admin client so that every call's cost extension is added to `tally` under its operation name. */
-export function costRecorder(admin: AdminGraphqlClient, tally: Map<string, OperationPoints>): AdminGraphqlClient {
-  const record = (query: string, body: unknown) => {
-    const name = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? "anonymous";
-    const cost = (body as { extensions?: { cost?: { requestedQueryCost?: number; actualQueryCost?: number | null } } } | undefined)?.extensions?.cost;
-    const entry = tally.get(name) ?? { calls: 0, requested: 0, actual: 0, throttled: 0 };
-    entry.calls += 1;
-    entry.requested += cost?.requestedQueryCost ?? 0;
-    entry.actual += cost?.actualQueryCost ?? 0;
-    if (cost && cost.actualQueryCost === null) entry.throttled += 1;
-    tally.set(name, entry);
-  };
-  return {
-    ...admin,
-    async graphql(query, options) {
-      try {
-        const response = await admin.graphql(query, options);
-        record(query, await response.clone().json());
-        return response;
-      } catch (thrown) {
-        record(query, (thrown as { body?: unknown }).body);
-        throw thrown;
-      }
-    },
-  };
-}
 
 export interface LabelPointsResult {
   orders: number;
@@ -122,10 +89,10 @@ export function printLabelPoints(result: LabelPointsResult): void {
   const sum = (pick: (row: { requested: number; actual: number; calls: number }) => number) => result.perLabel.reduce((total, row) => total + pick(row), 0);
   const n = Math.max(1, result.labelled);
   console.log(`\nShopify points per label (page load + Create label + reload), ${result.labelled} of ${result.orders} demo orders labelled`);
-  console.log("operation                      calls/label   requested/call   actual/call   requested/actual");
+  console.log("operation                            calls/label   requested/call   actual/call   requested/actual");
   for (const [name, points] of [...result.byOperation].sort(([a], [b]) => a.localeCompare(b))) {
     console.log(
-      `${name.padEnd(30)} ${(points.calls / n).toFixed(2).padStart(11)} ${(points.requested / points.calls).toFixed(1).padStart(16)} ${(points.actual / points.calls).toFixed(1).padStart(13)} ${(points.requested / Math.max(1, points.actual)).toFixed(2).padStart(18)}`,
+      `${name.padEnd(36)} ${(points.calls / n).toFixed(2).padStart(11)} ${(points.requested / points.calls).toFixed(1).padStart(16)} ${(points.actual / points.calls).toFixed(1).padStart(13)} ${(points.requested / Math.max(1, points.actual)).toFixed(2).padStart(18)}`,
     );
   }
   const requested = result.perLabel.map((row) => row.requested);
