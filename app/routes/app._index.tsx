@@ -20,17 +20,18 @@ import db from "../db.server";
 import { useT } from "../i18n/translate";
 import type { MessageKey } from "../i18n/messages";
 import { labelStatusByOrder, type OrderLabelStatus } from "../labels/order-status.server";
+import { answeringShopifyBusy } from "../shopify/busy.server";
 import { fetchOrdersToShip } from "../shopify/operations/orders-to-ship";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   const url = new URL(request.url);
   const name = url.searchParams.get("q") ?? "";
-  const page = await fetchOrdersToShip(admin, {
+  const page = await answeringShopifyBusy(fetchOrdersToShip(admin, {
     after: url.searchParams.get("after") ?? undefined,
     before: url.searchParams.get("before") ?? undefined,
     name,
-  });
+  }));
   const statuses = await labelStatusByOrder(
     db,
     shop,

@@ -29,15 +29,16 @@ import { handleOrderLabelAction } from "../labels/order-label-actions.server";
 import { readNote } from "../labels/notes";
 import { isEditableProblem, loadOrderLabel } from "../labels/order-label.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
+import { answeringShopifyBusy } from "../shopify/busy.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   const url = new URL(request.url);
-  const view = await loadOrderLabel(db, admin, shop, params.id ?? "", {
+  const view = await answeringShopifyBusy(loadOrderLabel(db, admin, shop, params.id ?? "", {
     boxName: url.searchParams.get("box") ?? undefined,
     carrierName: url.searchParams.get("carrier") ?? undefined,
     serviceName: url.searchParams.get("service") ?? undefined,
-  });
+  }));
   if (!view) throw new Response("Order not found", { status: 404 });
   const { configured } = await loadShippingSettingsState(db, shop);
   let services: { carrier: string; name: string; label: string }[] = [];

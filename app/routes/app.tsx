@@ -13,6 +13,8 @@ import db from "../db.server";
 import { getEnvironment } from "../settings/environment.server";
 import { localeCookieHeader, localeFromRequest } from "../i18n/locale";
 import { LocaleContext, translator } from "../i18n/translate";
+import { ShopifyBusyNotice } from "../components/ShopifyBusyNotice";
+import { shopifyBusyFromRouteError } from "../shopify/busy";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
 
@@ -67,8 +69,12 @@ export default function AppLayout() {
 }
 
 // Shopify needs Remix to catch some thrown responses, so that their headers are included in the response.
+// A page whose Shopify budget stayed short answers 503 "shopify_busy": say so and reload by itself (decision 0072).
 export function ErrorBoundary() {
-  return boundary.error(useRouteError());
+  const error = useRouteError();
+  const busy = shopifyBusyFromRouteError(error);
+  if (busy) return <ShopifyBusyNotice retryAfterSeconds={busy.retryAfterSeconds} />;
+  return boundary.error(error);
 }
 
 // Shopify's boundary keeps the parent's and this loader's headers, so the locale cookie above goes out with them
