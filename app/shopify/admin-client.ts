@@ -153,8 +153,12 @@ async function send(admin: AdminGraphqlClient, operationName: string, document: 
 
 /** Requested costs seen per document and page size; Shopify's own figure, used to pace the next call of the same kind. */
 const requestedCosts = new Map<string, number>();
-/** Before a document's first answer: a guess, corrected by that answer. */
-export const UNKNOWN_REQUESTED_COST = 100;
+/**
+ * Before a document's first answer, a guess corrected by that answer: a mutation costs 10 points per top-level field
+ * (one in every document of this app); a query is guessed at about what the label flow's trimmed queries request.
+ */
+export const UNKNOWN_QUERY_COST = 50;
+export const MUTATION_COST = 10;
 /** However the clock behaves, a call is not sent more often than this. */
 const MAX_THROTTLED_ATTEMPTS = 10;
 
@@ -191,7 +195,7 @@ export async function runAdmin<Schema extends z.ZodType>(
   for (let attempt = 1; ; attempt += 1) {
     let reserved = 0;
     if (shop) {
-      const estimate = requestedCosts.get(key) ?? UNKNOWN_REQUESTED_COST;
+      const estimate = requestedCosts.get(key) ?? (mutation ? MUTATION_COST : UNKNOWN_QUERY_COST);
       const reservation = await budget.reserve(shop, estimate, Math.max(0, deadline - clock.now()));
       if (!reservation.granted) throw new ShopifyBusyError(operationName, Math.max(1000, reservation.waitMs));
       reserved = estimate;
