@@ -7,7 +7,7 @@ import { z } from "zod";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { realAdminFor } from "../../test/helpers/real-admin";
-import { AdminApiError, runAdmin, ShopifyBusyError, withShopifyBudget, type AdminClock, type AdminGraphqlClient } from "./admin-client";
+import { AdminApiError, AdminTransportError, runAdmin, ShopifyBusyError, withShopifyBudget, type AdminClock, type AdminGraphqlClient } from "./admin-client";
 import { InProcessShopifyBudget, type ShopifyBudget } from "./budget";
 
 const TWENTY_ORDERS = "query TwentyOrders { orders(first: 20) { nodes { id } } }"; // 2 + 20 x 1 = 22 points
@@ -165,6 +165,32 @@ describe("waiting out THROTTLED", () => {
     expect(busy.kind).toBe("throttled");
     expect(busy.retryAfterMs).toBe(1600);
     expect(clock.sleeps).toEqual([]);
+  });
+
+  it("sends a query once more when the first call got no answer at all, but never a mutation", async () => {
+    t = await startTestEmulator();
+    const real = fetchClient(t.emulator.url);
+    const flaky = (failures: number): AdminGraphqlClient & { calls: number } => {
+      const client = {
+        calls: 0,
+        async graphql(query: string, options?: { variables?: Record<string, unknown> }) {
+          client.calls += 1;
+          if (client.calls <= failures) throw new Error("Http request error, no response available: GraphQL Client: fetch failed");
+          return real.graphql(query, options);
+        },
+      };
+      return client;
+    };
+    const once = flaky(1);
+    expect((await runAdmin(once, "TwentyOrders", TWENTY_ORDERS, {}, twentyOrders)).orders.nodes).toHaveLength(20);
+    expect(once.calls).toBe(2);
+    const twice = flaky(2);
+    await expect(runAdmin(twice, "TwentyOrders", TWENTY_ORDERS, {}, twentyOrders)).rejects.toBeInstanceOf(AdminTransportError);
+    expect(twice.calls).toBe(2);
+    const mutation = flaky(1);
+    const args = { metafields: [{ ownerId: "gid://shopify/Order/7100001002", namespace: "$app", key: "transport_test", type: "json", value: "{}" }] };
+    await expect(runAdmin(mutation, "ThrottleTestMetafield", METAFIELD_SET, args, metafieldSet)).rejects.toBeInstanceOf(AdminTransportError);
+    expect(mutation.calls).toBe(1);
   });
 
   it("does not retry other GraphQL errors", async () => {

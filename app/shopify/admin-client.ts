@@ -81,6 +81,14 @@ export class ShopifyBusyError extends AdminApiError {
   }
 }
 
+/** The call got no answer at all (connection refused or reset): a query may be sent again, a mutation may have run. */
+export class AdminTransportError extends AdminApiError {
+  constructor(message: string, details: unknown) {
+    super("http", message, details);
+    this.name = "AdminTransportError";
+  }
+}
+
 export function isShopifyBusy(error: unknown): error is ShopifyBusyError {
   return error instanceof ShopifyBusyError;
 }
@@ -138,7 +146,9 @@ async function send(admin: AdminGraphqlClient, operationName: string, document: 
       const messages = errors.map((error) => error.message).join("; ");
       throw new AdminApiError("graphql", `${operationName}: ${messages}`, errors);
     }
-    throw new AdminApiError("http", `${operationName}: ${(thrown as Error)?.message ?? String(thrown)}`, thrown);
+    const message = `${operationName}: ${(thrown as Error)?.message ?? String(thrown)}`;
+    const answered = typeof thrown === "object" && thrown !== null && ("response" in thrown || "code" in thrown);
+    throw answered ? new AdminApiError("http", message, thrown) : new AdminTransportError(message, thrown);
   }
   if (!response.ok) {
     throw new AdminApiError("http", `${operationName}: Shopify answered HTTP ${response.status}`);
@@ -192,6 +202,7 @@ export async function runAdmin<Schema extends z.ZodType>(
   const key = costKey(document, variables);
   const mutation = isMutation(document);
 
+  let transportRetries = 0;
   for (let attempt = 1; ; attempt += 1) {
     let reserved = 0;
     if (shop) {
@@ -206,6 +217,11 @@ export async function runAdmin<Schema extends z.ZodType>(
       sent = await send(admin, operationName, document, variables);
     } catch (error) {
       if (shop) await budget.settle(shop, reserved, undefined);
+      // A read that got no answer at all (a connection reset under load) is sent once more; a mutation never is.
+      if (error instanceof AdminTransportError && !mutation && transportRetries < 1) {
+        transportRetries += 1;
+        continue;
+      }
       throw error;
     }
     const requested = sent.cost?.requestedQueryCost;
