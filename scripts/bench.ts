@@ -6,6 +6,10 @@
  *    Ideal: the same rows written with raw better-sqlite3 statements (what the database must do anyway).
  *  - mapper (when app/shipping is present): order -> label request for N orders. Ideal: a JSON round trip of the
  *    same orders (reading the input and writing an output of similar size).
+ *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
+ *    emulators; points requested and spent over every Admin call (scripts/bench-shopify.ts).
+ *
+ * BENCH_ONLY=shopify runs only the last one.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +21,7 @@ import { exampleLabelRequest } from "../app/label-service/__fixtures__/example-r
 import type { LabelRequest } from "../app/label-service/contract";
 import { purchaseLabel, type LabelServicePort } from "../app/labels/purchase.server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
+import { benchLabelPoints, printLabelPoints } from "./bench-shopify";
 
 const N = Number(process.env.BENCH_N ?? 500);
 
@@ -85,8 +90,16 @@ async function benchPurchase(dir: string): Promise<Result> {
   return { name: "purchase (SQLite)", n: N, ms, idealMs, heapMb };
 }
 
+const only = process.env.BENCH_ONLY;
 const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-"));
 try {
+  if (only !== "shopify") await benchSpeed();
+  printLabelPoints(await benchLabelPoints());
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function benchSpeed() {
   const results: Result[] = [await benchPurchase(dir)];
   try {
     // Optional until the mapper exists: a variable path keeps the type checker from requiring the module.
@@ -103,6 +116,4 @@ try {
       `${result.name.padEnd(24)} ${String(result.n).padStart(6)} ${result.ms.toFixed(1).padStart(12)} ${((result.ms * 1000) / result.n).toFixed(1).padStart(13)} ${result.idealMs.toFixed(1).padStart(10)} ${(result.ms / result.idealMs).toFixed(2).padStart(16)} ${result.heapMb.toFixed(1).padStart(11)}`,
     );
   }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }

@@ -13,6 +13,7 @@ import path from "node:path";
 import { createPrismaClient } from "../app/db.server";
 import { DEMO_SHOP_DOMAIN, seedDemoShop } from "../app/demo/seed-demo-shop.server";
 import { createSecretBox } from "../app/security/secret-box.server";
+import { bucketSettingsFromEnv } from "../emulators/shopify-admin/env";
 import { startShopifyEmulator } from "../emulators/shopify-admin/server";
 import { startLabelSandbox } from "../emulators/label-sandbox/server";
 
@@ -64,7 +65,7 @@ await seedDemoShop(db, createSecretBox(new Map([[1, Buffer.from(encryptionKey, "
 await db.$disconnect();
 
 const sandbox = await startLabelSandbox({ port: sandboxPort, dataFile: path.join(dataDir, "label-sandbox.json") });
-const emulator = await startShopifyEmulator({ port: emulatorPort, dataFile: path.join(dataDir, "shopify-admin.json") });
+const emulator = await startShopifyEmulator({ port: emulatorPort, dataFile: path.join(dataDir, "shopify-admin.json"), ...bucketSettingsFromEnv(process.env) });
 console.log(`demo: label sandbox   ${sandbox.url}  (account demo@etiquette.test / demo-sandbox)`);
 console.log(`demo: Shopify emulator ${emulator.url}  (shop ${DEMO_SHOP_DOMAIN})`);
 

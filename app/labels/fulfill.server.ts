@@ -10,7 +10,7 @@
  */
 import { DEFAULT_RECONCILE_TIMINGS, reconcileTimings, type ReconcileTimings } from "../config.server";
 import type { PrismaClient, Label } from "../generated/prisma/client";
-import { AdminApiError, type AdminGraphqlClient } from "../shopify/admin-client";
+import { AdminApiError, ShopifyBusyError, type AdminGraphqlClient } from "../shopify/admin-client";
 import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking } from "../shopify/operations/fulfillment";
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
@@ -218,6 +218,12 @@ export async function pushLabelToShopify(
       }
     }
   } catch (error) {
+    if (error instanceof ShopifyBusyError) {
+      return fail(
+        `Shopify is busy; the label is saved. Use Retry in a moment to send it to Shopify (order ${label.orderName})`,
+        `Shopify est occupé ; l'étiquette est enregistrée. Utilisez « Réessayer » dans un instant pour l'envoyer à Shopify (commande ${label.orderName})`,
+      );
+    }
     if (error instanceof AdminApiError) return fail(error.message);
     await fail(error instanceof Error ? error.message : String(error));
     throw error;

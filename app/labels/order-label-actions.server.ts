@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { MessageKey } from "../i18n/messages";
 import type { Problem } from "../shipping/problems";
-import type { AdminGraphqlClient } from "../shopify/admin-client";
+import { isShopifyBusy, type AdminGraphqlClient } from "../shopify/admin-client";
 import { getEnvironment } from "../settings/environment.server";
 import { extractServiceMessage } from "../label-service/errors";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "./gateway.server";
@@ -37,10 +37,19 @@ const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("attachLabel"), attemptId: z.string().min(1), serviceLabelId: z.string().trim().min(1).max(200) }),
 ]);
 
-export async function handleOrderLabelAction(
-  context: { db: PrismaClient; admin: AdminGraphqlClient; shop: string; orderId: string; locale?: "en" | "fr"; service?: LabelServicePort },
-  form: FormData,
-): Promise<OrderActionResult> {
+type OrderActionContext = { db: PrismaClient; admin: AdminGraphqlClient; shop: string; orderId: string; locale?: "en" | "fr"; service?: LabelServicePort };
+
+/** The page's action. Shopify's budget staying short past the wait bound is a notice (nothing was bought), not a 500. */
+export async function handleOrderLabelAction(context: OrderActionContext, form: FormData): Promise<OrderActionResult> {
+  try {
+    return await runOrderLabelAction(context, form);
+  } catch (error) {
+    if (!isShopifyBusy(error)) throw error;
+    return { tone: "warning", notice: { key: "shopify.busy.action", values: { seconds: String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) } } };
+  }
+}
+
+async function runOrderLabelAction(context: OrderActionContext, form: FormData): Promise<OrderActionResult> {
   const fields = Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
   const parsed = intentSchema.safeParse(fields);
   if (!parsed.success) throw new Response("Unknown action", { status: 400 });

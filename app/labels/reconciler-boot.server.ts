@@ -5,6 +5,7 @@
  */
 import db from "../db.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
+import { withShopifyBudget } from "../shopify/admin-client";
 import { unauthenticated } from "../shopify.server";
 import { labelServiceClientFor } from "./gateway.server";
 import { startReconciler } from "./reconciler.server";
@@ -13,7 +14,8 @@ export function bootReconciler(): void {
   startReconciler({
     db,
     serviceFor: (shop, environment) => labelServiceClientFor(shop, environment),
-    adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
+    // Paced by the shop's Shopify budget; a background pass may wait longer than a page.
+    adminFor: async (shop) => withShopifyBudget((await unauthenticated.admin(shop)).admin, { shop, maxWaitMs: 30_000 }),
     notifyCustomerFor: async (shop) => (await loadShippingSettings(db, shop)).notifyCustomer,
     log: (message) => console.warn(`[reconciler] ${message}`),
   });

@@ -31,7 +31,7 @@ describe("background reconciliation", () => {
     const creates: unknown[] = [];
     const admin = mockAdmin({
       FulfillmentContext: () => ({
-        data: { order: { id: "gid://shopify/Order/1", name: "#1", fulfillments: [], fulfillmentOrders: { nodes: [{ id: "gid://shopify/FulfillmentOrder/1", status: "OPEN", supportedActions: [{ action: "CREATE_FULFILLMENT" }], lineItems: { nodes: [{ id: "x", remainingQuantity: 1 }] } }] } } },
+        data: { order: { id: "gid://shopify/Order/1", name: "#1", fulfillments: [], fulfillmentOrders: { nodes: [{ id: "gid://shopify/FulfillmentOrder/1", status: "OPEN", supportedActions: [{ action: "CREATE_FULFILLMENT" }], lineItems: { nodes: [{ id: "x", remainingQuantity: 1 }], pageInfo: { hasNextPage: false } } }], pageInfo: { hasNextPage: false } } } },
       }),
       FulfillmentCreate: (variables) => {
         creates.push(variables);

@@ -26,6 +26,7 @@ import { dateContextFor } from "../i18n/dates.server";
 import type { MessageKey } from "../i18n/messages";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { useT } from "../i18n/translate";
+import { answeringShopifyBusy } from "../shopify/busy.server";
 import { listParamsSchema, loadOrdersList } from "../labels/orders-list.server";
 import { LIST_TABS, ZONES, type ListTab } from "../labels/orders-list";
 import type { DestinationZone } from "../shipping/customs";
@@ -34,7 +35,9 @@ import type { PrimaryAction } from "../labels/status";
 export async function loader({ request }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   const params = listParamsSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-  const [list, dates] = await Promise.all([loadOrdersList({ db, admin }, shop, params), dateContextFor(request, admin, shop)]);
+  const [list, dates] = await answeringShopifyBusy(
+    Promise.all([loadOrdersList({ db, admin }, shop, params), dateContextFor(request, admin, shop)]),
+  );
   return {
     params: { q: params.q ?? "", tab: params.tab, zone: params.zone },
     ...list,

@@ -39,12 +39,13 @@ import { formatDateTime } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
 import { AppErrorPage } from "../components/AppErrorPage";
+import { answeringShopifyBusy } from "../shopify/busy.server";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   const url = new URL(request.url);
   let serviceUnavailable = false;
-  const view = await loadOrderLabel(db, admin, shop, params.id ?? "", {
+  const view = await answeringShopifyBusy(loadOrderLabel(db, admin, shop, params.id ?? "", {
     boxName: url.searchParams.get("box") ?? undefined,
     carrierName: url.searchParams.get("carrier") ?? undefined,
     serviceName: url.searchParams.get("service") ?? undefined,
@@ -58,7 +59,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         return undefined;
       }
     },
-  });
+  }));
   if (!view) throw new Response("Order not found", { status: 404 });
   const { configured } = await loadShippingSettingsState(db, shop);
   const dates = await dateContextFor(request, admin, shop);

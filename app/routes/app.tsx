@@ -15,6 +15,7 @@ import db from "../db.server";
 import { getEnvironment } from "../settings/environment.server";
 import { localeCookieHeader, localeFromRequest } from "../i18n/locale";
 import { LocaleContext, translator } from "../i18n/translate";
+import { shopifyBusyFromRouteError } from "../shopify/busy";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
 
@@ -71,7 +72,8 @@ export default function AppLayout() {
 }
 
 /**
- * Errors of the layout's own loader (child routes have their own boundary, inside this frame). Shopify's
+ * Errors of the layout's own loader (child routes have their own boundary, inside this frame). A page whose Shopify
+ * budget stayed short answers 503 "shopify_busy": say so and reload by itself (decision 0072). Shopify's
  * authentication answers (its bounce and exit-iframe pages, a 401 asking to re-authorise) go to Shopify's boundary,
  * which needs Remix to catch them so that their headers are included; anything else is said in the merchant's
  * language, in the app's look, never as raw text.
@@ -79,7 +81,8 @@ export default function AppLayout() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const root = useRouteLoaderData<typeof rootLoader>("root");
-  if (isRouteErrorResponse(error) && (error.status < 400 || error.status === 401)) return boundary.error(error);
+  const busy = shopifyBusyFromRouteError(error);
+  if (!busy && isRouteErrorResponse(error) && (error.status < 400 || error.status === 401)) return boundary.error(error);
   const locale = root?.locale ?? "en";
   return (
     <PolarisProvider i18n={locale === "fr" ? polarisFr : polarisEn}>

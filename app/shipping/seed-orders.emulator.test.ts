@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { labelRequestSchema } from "../label-service/contract";
-import { ORDER_FOR_LABEL_QUERY, orderForLabelSchema, type OrderForLabel } from "../shopify/operations/order-for-label";
+import { fetchOrderForLabel, ORDER_FOR_LABEL_QUERY, orderForLabelSchema, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { mapOrderToLabelRequest } from "./map";
 import { defaultShippingSettings } from "./settings";
 
@@ -78,9 +78,10 @@ describe("preview fixtures", () => {
     ["domestic-fr", 2],
     ["international-ch", 35],
     ["blocked-ch-missing-hs-code", 15],
-  ])("%s.json is what ORDER_FOR_LABEL_QUERY returns today for seed order %s", async (file, number) => {
+  ])("%s.json is what fetchOrderForLabel returns today for seed order %s", async (file, number) => {
     const stored = JSON.parse(readFileSync(path.join(__dirname, "fixtures", `${file}.json`), "utf8")) as { order?: unknown; data?: { order?: unknown } };
-    const fresh = await emulator.gql(ORDER_FOR_LABEL_QUERY, { id: `gid://shopify/Order/${7100001000 + number}` });
-    expect(stored.order ?? stored.data?.order).toEqual(fresh.order);
+    const admin = { graphql: async (query: string, options?: { variables?: Record<string, unknown> }) => Response.json((await emulator.post(query, options?.variables)).body) };
+    const fresh = await fetchOrderForLabel(admin, `gid://shopify/Order/${7100001000 + number}`);
+    expect(stored.order ?? stored.data?.order).toEqual(fresh);
   });
 });

@@ -23,13 +23,18 @@ interface Operation {
   file: string;
   exportName: string;
   document: string;
+  /** The largest `$first` the app passes, when its module declares one (`PAGE_SIZE_LIMITS`); else 250. */
+  maxPageSize: number;
 }
 
 const operations: Operation[] = [];
 for (const file of files) {
   const module = (await import(path.join(operationsDir, file))) as Record<string, unknown>;
+  const limits = (module.PAGE_SIZE_LIMITS ?? {}) as Record<string, number>;
   for (const [exportName, value] of Object.entries(module)) {
-    if (typeof value === "string" && /^\s*(#graphql\s*)?(query|mutation)\b/.test(value)) operations.push({ file, exportName, document: value });
+    if (typeof value === "string" && /^\s*(#graphql\s*)?(query|mutation)\b/.test(value)) {
+      operations.push({ file, exportName, document: value, maxPageSize: limits[exportName] ?? 250 });
+    }
   }
 }
 
@@ -82,10 +87,11 @@ describe("the app's Admin operations against the emulator", () => {
     it(`${label} costs at most ${MAX_SINGLE_QUERY_COST} points (Shopify rejects more with MAX_COST_EXCEEDED)`, () => {
       const document = parse(op.document);
       const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-      // A page size passed as a variable is priced at the worst case the Admin API allows (250).
+      // A page size passed as a variable is priced at the worst case: the Admin API's 250, or the bound the module
+      // declares for that document (and passes at most).
       const variables: Record<string, unknown> = {};
       for (const definition of operation.variableDefinitions ?? []) {
-        if (/^(first|last)$/.test(definition.variable.name.value)) variables[definition.variable.name.value] = 250;
+        if (/^(first|last)$/.test(definition.variable.name.value)) variables[definition.variable.name.value] = op.maxPageSize;
       }
       const cost = operationCost(adminSchema(), operation, {}, variables);
       expect(cost, `${label}: requested cost ${cost}`).toBeLessThanOrEqual(MAX_SINGLE_QUERY_COST);

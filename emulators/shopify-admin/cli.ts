@@ -2,13 +2,12 @@
 import { startShopifyEmulator } from "./server";
 import { loadSeedFile, SeedError } from "./seed";
 import { DEFAULT_SEED_FILE } from "./server";
+import { bucketSettingsFromEnv, EmulatorEnvError } from "./env";
 
 const port = Number(process.env.SHOPIFY_EMULATOR_PORT ?? 4020);
 const host = process.env.SHOPIFY_EMULATOR_HOST ?? "127.0.0.1";
 const seedFile = process.env.SHOPIFY_EMULATOR_SEED ?? DEFAULT_SEED_FILE;
 const dataFile = process.env.SHOPIFY_EMULATOR_DATA || undefined;
-const size = process.env.SHOPIFY_EMULATOR_BUCKET_SIZE;
-const rate = process.env.SHOPIFY_EMULATOR_RESTORE_RATE;
 
 try {
   const seed = loadSeedFile(seedFile);
@@ -17,7 +16,7 @@ try {
     host,
     seed,
     dataFile,
-    bucket: size || rate ? { size: Number(size ?? 2000), restoreRate: Number(rate ?? 100) } : undefined,
+    ...bucketSettingsFromEnv(process.env),
   });
   console.log(`Shopify Admin emulator (API 2026-10) listening on ${emulator.url}`);
   console.log(`  seed: ${seedFile}${dataFile ? `, state persisted to ${dataFile}` : " (state in memory)"}`);
@@ -32,7 +31,7 @@ try {
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 } catch (error) {
-  if (error instanceof SeedError) {
+  if (error instanceof SeedError || error instanceof EmulatorEnvError) {
     console.error(error.message);
     process.exit(2);
   }

@@ -179,8 +179,20 @@ export interface BucketOptions {
   restoreRate: number;
 }
 
+/**
+ * Each plan's bucket (`maximumAvailable`) and restore rate. The rates are Shopify's documented ones; the bucket sizes
+ * are what stores on those plans report (20 seconds of restore). See PLATFORM-NOTES section 5 and decision 0073.
+ */
+export const PLAN_BUCKETS = {
+  standard: { size: 2000, restoreRate: 100 },
+  advanced: { size: 4000, restoreRate: 200 },
+  plus: { size: 20000, restoreRate: 1000 },
+} as const satisfies Record<string, BucketOptions>;
+export type PlanName = keyof typeof PLAN_BUCKETS;
+export const PLAN_NAMES = Object.keys(PLAN_BUCKETS) as PlanName[];
+
 /** Shopify's Standard plan: 100 points per second; the bucket holds 2,000 points (20 seconds of restore). */
-export const DEFAULT_BUCKET: BucketOptions = { size: 2000, restoreRate: 100 };
+export const DEFAULT_BUCKET: BucketOptions = PLAN_BUCKETS.standard;
 
 export class CostBucket {
   private available: number;

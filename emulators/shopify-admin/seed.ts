@@ -158,6 +158,8 @@ const shopSchema = z
   .object({
     domain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, 'must look like "my-shop.myshopify.com"'),
     accessToken: z.string().min(8, "must be at least 8 characters"),
+    /** The shop's Shopify plan, which sets its Admin API bucket and restore rate (default: the emulator's plan). */
+    plan: z.enum(["standard", "advanced", "plus"]).optional(),
     appId: z.string().regex(/^\d+$/, "must be the numeric app id used for the $app metafield namespace").default("1"),
     name: z.string().min(1),
     email: z.string().min(3),

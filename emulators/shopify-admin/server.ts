@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { applyDeclaredDefinitions, DEFAULT_APP_CONFIG_FILE, loadAppConfig } from "./app-config";
-import { CostBucket, DEFAULT_BUCKET, type BucketOptions } from "./cost";
+import { CostBucket, PLAN_BUCKETS, type BucketOptions, type PlanName } from "./cost";
 import { runGraphql, type ShopRuntime } from "./execute";
 import { API_VERSION, adminSchema } from "./schema";
 import { loadSeedFile, parseSeed, type ParsedSeed, type Seed } from "./seed";
@@ -31,7 +31,10 @@ export interface ShopifyEmulatorOptions {
   port?: number;
   host?: string;
   seed?: Seed | string;
+  /** One bucket size and restore rate for every shop, whatever its plan (tests use tiny ones). */
   bucket?: BucketOptions;
+  /** The plan of shops whose seed names none (default standard). */
+  plan?: PlanName;
   now?: () => number;
   dataFile?: string;
   /** shopify.app.toml whose declared metafield definitions every shop gets (default: the repo's); false for none. */
@@ -79,13 +82,14 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     opts.seed === undefined ? loadSeedFile(DEFAULT_SEED_FILE) : typeof opts.seed === "string" ? loadSeedFile(opts.seed) : parseSeed(opts.seed, "options.seed");
   const digest = seedDigest(seed);
   adminSchema(); // build the schema before the first request
-  const bucketOptions = opts.bucket ?? DEFAULT_BUCKET;
+  const planOf = (domain: string): PlanName => seed.shops.find((shop) => shop.domain === domain)?.plan ?? opts.plan ?? "standard";
+  const bucketOf = (domain: string): BucketOptions => opts.bucket ?? PLAN_BUCKETS[planOf(domain)];
 
   const declared = opts.appConfig === false ? [] : loadAppConfig(opts.appConfig ?? DEFAULT_APP_CONFIG_FILE);
   let runtimes: ShopRuntime[] = [];
   const install = (states: ShopState[]) => {
     for (const state of states) applyDeclaredDefinitions(state, declared, () => nextId(state, "definition"));
-    runtimes = states.map((state) => ({ state, bucket: new CostBucket(bucketOptions, now) }));
+    runtimes = states.map((state) => ({ state, bucket: new CostBucket(bucketOf(state.domain), now) }));
   };
   const persist = () => {
     if (!opts.dataFile) return;
@@ -187,7 +191,12 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     }
 
     if (url.pathname === "/__admin/health" && req.method === "GET") {
-      return json(res, 200, { ok: true, apiVersion: API_VERSION, shops: runtimes.map((r) => r.state.domain) });
+      return json(res, 200, {
+        ok: true,
+        apiVersion: API_VERSION,
+        shops: runtimes.map((r) => r.state.domain),
+        buckets: Object.fromEntries(runtimes.map((r) => [r.state.domain, { plan: opts.bucket ? "custom" : planOf(r.state.domain), ...r.bucket.options }])),
+      });
     }
     if (url.pathname === "/__admin/reset" && req.method === "POST") {
       install(buildState(seed));

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { bucketSettingsFromEnv, EmulatorEnvError } from "./env";
 import { startTestEmulator, type TestEmulator } from "./test-helpers";
 
 let t: TestEmulator | undefined;
@@ -105,5 +106,45 @@ describe("cost-based throttling", () => {
     const otherShop = await t.post("{ orders(first: 20) { nodes { id } } }", {}, "shpat_other_shop");
     expect(otherShop.body.errors).toBeUndefined();
     expect(otherShop.body.data?.orders.nodes).toEqual([]);
+  });
+
+  it("models each plan's bucket and restore rate, chosen per shop in the seed", async () => {
+    const seed = JSON.parse(await import("node:fs").then((fs) => fs.readFileSync(new URL("./seed/default.json", import.meta.url), "utf8")));
+    const shop = (name: string, plan?: string) => ({ ...seed.shops[0], domain: `${name}.myshopify.com`, accessToken: `shpat_${name}_shop`, orders: [], ...(plan ? { plan } : {}) });
+    let clock = 0;
+    t = await startTestEmulator({
+      seed: { shops: [shop("standard", "standard"), shop("advanced", "advanced"), shop("plus", "plus"), shop("unnamed")] },
+      now: () => clock,
+    });
+    const status = async (name: string) => (await t!.post("{ shop { name } }", {}, `shpat_${name}_shop`)).body.extensions?.cost?.throttleStatus;
+    expect(await status("standard")).toEqual({ maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 });
+    expect(await status("advanced")).toEqual({ maximumAvailable: 4000, currentlyAvailable: 3999, restoreRate: 200 });
+    expect(await status("plus")).toEqual({ maximumAvailable: 20000, currentlyAvailable: 19999, restoreRate: 1000 });
+    expect(await status("unnamed")).toEqual({ maximumAvailable: 2000, currentlyAvailable: 1999, restoreRate: 100 });
+    // Each restores at its own rate: drain 900 points from the Advanced shop, then 1 s restores 200.
+    const big = "{ orders(first: 1) { nodes { lineItems(first: 99) { nodes { id variant { id inventoryItem { id } } } } } } }";
+    const drained = await t.post(big, {}, "shpat_advanced_shop");
+    expect(drained.body.errors).toBeUndefined();
+    const after = drained.body.extensions!.cost!.throttleStatus.currentlyAvailable;
+    clock += 1000;
+    expect((await status("advanced"))?.currentlyAvailable).toBe(Math.min(4000, after + 200) - 1);
+    const health = (await t.inspect("/__admin/health")).body as { buckets: Record<string, { plan: string; size: number; restoreRate: number }> };
+    expect(health.buckets["plus.myshopify.com"]).toEqual({ plan: "plus", size: 20000, restoreRate: 1000 });
+    expect(health.buckets["unnamed.myshopify.com"]).toEqual({ plan: "standard", size: 2000, restoreRate: 100 });
+  });
+
+  it("gives shops whose seed names no plan the plan chosen by option (SHOPIFY_EMULATOR_PLAN)", async () => {
+    t = await startTestEmulator({ ...bucketSettingsFromEnv({ SHOPIFY_EMULATOR_PLAN: "plus" }), now: () => 0 });
+    const { body } = await t.post("{ shop { name } }");
+    expect(body.extensions?.cost?.throttleStatus).toEqual({ maximumAvailable: 20000, currentlyAvailable: 19999, restoreRate: 1000 });
+  });
+
+  it("reads the plan and an explicit bucket from the environment, naming a bad value", () => {
+    expect(bucketSettingsFromEnv({})).toEqual({ plan: undefined, bucket: undefined });
+    expect(bucketSettingsFromEnv({ SHOPIFY_EMULATOR_PLAN: "advanced", SHOPIFY_EMULATOR_BUCKET_SIZE: "" })).toEqual({ plan: "advanced", bucket: undefined });
+    expect(bucketSettingsFromEnv({ SHOPIFY_EMULATOR_BUCKET_SIZE: "50" })).toEqual({ plan: undefined, bucket: { size: 50, restoreRate: 100 } });
+    expect(() => bucketSettingsFromEnv({ SHOPIFY_EMULATOR_PLAN: "gold" })).toThrow(EmulatorEnvError);
+    expect(() => bucketSettingsFromEnv({ SHOPIFY_EMULATOR_PLAN: "gold" })).toThrow(/SHOPIFY_EMULATOR_PLAN.*standard, advanced, plus/);
+    expect(() => bucketSettingsFromEnv({ SHOPIFY_EMULATOR_RESTORE_RATE: "fast" })).toThrow(/SHOPIFY_EMULATOR_RESTORE_RATE/);
   });
 });

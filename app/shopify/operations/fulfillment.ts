@@ -1,22 +1,45 @@
 import { z } from "zod";
-import type { FulfillmentContextQuery, FulfillmentCreateMutation } from "../../types/admin.generated";
-import { assertNoUserErrors, runAdmin, type AdminGraphqlClient, type MatchesGenerated } from "../admin-client";
+import type {
+  FulfillmentContextFulfillmentOrdersQuery,
+  FulfillmentContextFulfillmentsQuery,
+  FulfillmentContextLinesQuery,
+  FulfillmentContextQuery,
+  FulfillmentContextTrackingQuery,
+  FulfillmentCreateMutation,
+} from "../../types/admin.generated";
+import { AdminApiError, assertNoUserErrors, runAdmin, type AdminGraphqlClient, type MatchesGenerated } from "../admin-client";
+import { pageInfoSchema, readToEnd } from "./paging";
 
+/**
+ * What pushing a label needs: the order's fulfillments with their tracking (to adopt one carrying the label's number,
+ * or to add a parcel's number to the latest) and its fulfillment orders (which ones can take the label).
+ *
+ * Sized for the orders being labelled (decision 0071): 2 fulfillments of 2 tracking numbers, 1 fulfillment order of 3
+ * lines. `fulfillmentsCount` and the page infos say when there is more; the rest is then read with the queries below,
+ * so the check for an existing fulfillment never misses one.
+ */
 export const FULFILLMENT_CONTEXT_QUERY = `#graphql
   query FulfillmentContext($id: ID!) {
     order(id: $id) {
       id
       name
-      fulfillments(first: 20) {
+      fulfillmentsCount {
+        count
+      }
+      fulfillments(first: 2) {
         id
         status
-        trackingInfo(first: 5) {
+        trackingInfo(first: 2) {
           company
           number
           url
         }
       }
-      fulfillmentOrders(first: 10) {
+      fulfillmentOrders(first: 1) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
         nodes {
           id
           status
@@ -26,7 +49,11 @@ export const FULFILLMENT_CONTEXT_QUERY = `#graphql
           supportedActions {
             action
           }
-          lineItems(first: 50) {
+          lineItems(first: 3) {
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
             nodes {
               id
               remainingQuantity
@@ -38,40 +65,180 @@ export const FULFILLMENT_CONTEXT_QUERY = `#graphql
   }
 `;
 
+/** All of an order's fulfillments, when it has more than the first query reads (one call, sized by the count). */
+export const FULFILLMENT_CONTEXT_FULFILLMENTS_QUERY = `#graphql
+  query FulfillmentContextFulfillments($id: ID!, $first: Int!) {
+    order(id: $id) {
+      fulfillments(first: $first) {
+        id
+        status
+        trackingInfo(first: 2) {
+          company
+          number
+          url
+        }
+      }
+    }
+  }
+`;
+
+/** Every tracking number of one fulfillment (read when its first page came back full). */
+export const FULFILLMENT_TRACKING_QUERY = `#graphql
+  query FulfillmentContextTracking($id: ID!) {
+    fulfillment(id: $id) {
+      id
+      trackingInfo(first: 100) {
+        company
+        number
+        url
+      }
+    }
+  }
+`;
+
+/** The order's fulfillment orders after the first. */
+export const FULFILLMENT_CONTEXT_FULFILLMENT_ORDERS_QUERY = `#graphql
+  query FulfillmentContextFulfillmentOrders($id: ID!, $first: Int!, $after: String!) {
+    order(id: $id) {
+      fulfillmentOrders(first: $first, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          status
+          deliveryMethod {
+            methodType
+          }
+          supportedActions {
+            action
+          }
+          lineItems(first: 3) {
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
+            nodes {
+              id
+              remainingQuantity
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** A fulfillment order's lines after its first page. */
+export const FULFILLMENT_CONTEXT_LINES_QUERY = `#graphql
+  query FulfillmentContextLines($id: ID!, $first: Int!, $after: String!) {
+    fulfillmentOrder(id: $id) {
+      lineItems(first: $first, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          remainingQuantity
+        }
+      }
+    }
+  }
+`;
+
+const trackingSchema = z.object({ company: z.string().nullish(), number: z.string().nullish(), url: z.string().nullish() });
+const fulfillmentSchema = z.object({ id: z.string(), status: z.string(), trackingInfo: z.array(trackingSchema) });
+const contextLineSchema = z.object({ id: z.string(), remainingQuantity: z.number() });
+const contextLinePageSchema = z.object({ nodes: z.array(contextLineSchema), pageInfo: pageInfoSchema });
+const contextFulfillmentOrderFields = {
+  id: z.string(),
+  status: z.string(),
+  deliveryMethod: z.object({ methodType: z.string() }).nullish(),
+  supportedActions: z.array(z.object({ action: z.string() })),
+};
+const contextFulfillmentOrderPageSchema = z.object({
+  nodes: z.array(z.object({ ...contextFulfillmentOrderFields, lineItems: contextLinePageSchema })),
+  pageInfo: pageInfoSchema,
+});
+
 const contextSchema = z.object({
   order: z
     .object({
       id: z.string(),
       name: z.string(),
-      fulfillments: z.array(
-        z.object({
-          id: z.string(),
-          status: z.string(),
-          trackingInfo: z.array(
-            z.object({ company: z.string().nullish(), number: z.string().nullish(), url: z.string().nullish() }),
-          ),
-        }),
-      ),
-      fulfillmentOrders: z.object({
-        nodes: z.array(
-          z.object({
-            id: z.string(),
-            status: z.string(),
-            deliveryMethod: z.object({ methodType: z.string() }).nullish(),
-            supportedActions: z.array(z.object({ action: z.string() })),
-            lineItems: z.object({ nodes: z.array(z.object({ id: z.string(), remainingQuantity: z.number() })) }),
-          }),
-        ),
-      }),
+      fulfillmentsCount: z.object({ count: z.number().int() }).nullish(),
+      fulfillments: z.array(fulfillmentSchema),
+      fulfillmentOrders: contextFulfillmentOrderPageSchema,
     })
     .nullish(),
 });
+const fulfillmentsData = z.object({ order: z.object({ fulfillments: z.array(fulfillmentSchema) }).nullish() });
+const trackingData = z.object({ fulfillment: z.object({ id: z.string(), trackingInfo: z.array(trackingSchema) }).nullish() });
+const fulfillmentOrdersData = z.object({ order: z.object({ fulfillmentOrders: contextFulfillmentOrderPageSchema }).nullish() });
+const linesData = z.object({ fulfillmentOrder: z.object({ lineItems: contextLinePageSchema }).nullish() });
 const _contextMatches: MatchesGenerated<FulfillmentContextQuery, typeof contextSchema> = true;
-export type FulfillmentContext = NonNullable<z.infer<typeof contextSchema>["order"]>;
+const _fulfillmentsMatch: MatchesGenerated<FulfillmentContextFulfillmentsQuery, typeof fulfillmentsData> = true;
+const _trackingMatches: MatchesGenerated<FulfillmentContextTrackingQuery, typeof trackingData> = true;
+const _fulfillmentOrdersMatch: MatchesGenerated<FulfillmentContextFulfillmentOrdersQuery, typeof fulfillmentOrdersData> = true;
+const _linesMatch: MatchesGenerated<FulfillmentContextLinesQuery, typeof linesData> = true;
 
+export interface FulfillmentContext {
+  id: string;
+  name: string;
+  fulfillments: z.infer<typeof fulfillmentSchema>[];
+  fulfillmentOrders: {
+    nodes: (Omit<z.infer<typeof contextFulfillmentOrderPageSchema>["nodes"][number], "lineItems"> & { lineItems: { nodes: z.infer<typeof contextLineSchema>[] } })[];
+  };
+}
+
+/** The largest `$first` each follow-up query is sent with (the emulator's contract test prices them at it). */
+export const PAGE_SIZE_LIMITS = {
+  FULFILLMENT_CONTEXT_FULFILLMENTS_QUERY: 250,
+  FULFILLMENT_CONTEXT_FULFILLMENT_ORDERS_QUERY: 10,
+  FULFILLMENT_CONTEXT_LINES_QUERY: 100,
+} as const;
+
+/** Tracking lists read with `trackingInfo(first: 2)`: a full one may have more. */
+const TRACKING_FIRST_PAGE = 2;
+/** Shopify's `fulfillments(first:)` is a plain list (no cursor): its count sizes the second read. */
+const MAX_FULFILLMENTS = PAGE_SIZE_LIMITS.FULFILLMENT_CONTEXT_FULFILLMENTS_QUERY;
+
+/** The order's fulfillments (all, with all tracking numbers) and fulfillment orders (all, with all lines), or null. */
 export async function fetchFulfillmentContext(admin: AdminGraphqlClient, orderId: string): Promise<FulfillmentContext | null> {
   const data = await runAdmin(admin, "FulfillmentContext", FULFILLMENT_CONTEXT_QUERY, { id: orderId }, contextSchema);
-  return data.order ?? null;
+  const order = data.order;
+  if (!order) return null;
+  let fulfillments = order.fulfillments;
+  const count = order.fulfillmentsCount?.count ?? fulfillments.length;
+  if (count > fulfillments.length) {
+    if (count > MAX_FULFILLMENTS) throw new AdminApiError("shape", `FulfillmentContext: order ${order.name} has ${count} fulfillments; not read`);
+    const more = await runAdmin(admin, "FulfillmentContextFulfillments", FULFILLMENT_CONTEXT_FULFILLMENTS_QUERY, { id: orderId, first: count }, fulfillmentsData);
+    fulfillments = more.order?.fulfillments ?? fulfillments;
+  }
+  const complete = [];
+  for (const fulfillment of fulfillments) {
+    if (fulfillment.trackingInfo.length < TRACKING_FIRST_PAGE) {
+      complete.push(fulfillment);
+      continue;
+    }
+    const full = await runAdmin(admin, "FulfillmentContextTracking", FULFILLMENT_TRACKING_QUERY, { id: fulfillment.id }, trackingData);
+    complete.push({ ...fulfillment, trackingInfo: full.fulfillment?.trackingInfo ?? fulfillment.trackingInfo });
+  }
+  const fulfillmentOrderPages = await readToEnd(order.fulfillmentOrders, `FulfillmentContext ${order.name} fulfillment orders`, async (after, first) => {
+    const page = await runAdmin(admin, "FulfillmentContextFulfillmentOrders", FULFILLMENT_CONTEXT_FULFILLMENT_ORDERS_QUERY, { id: orderId, first, after }, fulfillmentOrdersData);
+    return page.order?.fulfillmentOrders ?? null;
+  }, PAGE_SIZE_LIMITS.FULFILLMENT_CONTEXT_FULFILLMENT_ORDERS_QUERY);
+  const fulfillmentOrders: FulfillmentContext["fulfillmentOrders"]["nodes"] = [];
+  for (const fulfillmentOrder of fulfillmentOrderPages) {
+    const lines = await readToEnd(fulfillmentOrder.lineItems, `FulfillmentContext ${order.name} fulfillment order lines`, async (after, first) => {
+      const page = await runAdmin(admin, "FulfillmentContextLines", FULFILLMENT_CONTEXT_LINES_QUERY, { id: fulfillmentOrder.id, first, after }, linesData);
+      return page.fulfillmentOrder?.lineItems ?? null;
+    }, PAGE_SIZE_LIMITS.FULFILLMENT_CONTEXT_LINES_QUERY);
+    fulfillmentOrders.push({ ...fulfillmentOrder, lineItems: { nodes: lines } });
+  }
+  return { id: order.id, name: order.name, fulfillments: complete, fulfillmentOrders: { nodes: fulfillmentOrders } };
 }
 
 export const FULFILLMENT_CREATE_MUTATION = `#graphql

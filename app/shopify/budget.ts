@@ -1,0 +1,92 @@
+/**
+ * Each shop's Admin API budget (Shopify's leaky bucket, per app and shop), tracked from what Shopify reports on every
+ * answer (`extensions.cost.throttleStatus`), so that a call waits *before* it is sent instead of being THROTTLED.
+ *
+ * `ShopifyBudget` is the small interface a shared store can back later (one budget per shop for every worker and
+ * app instance, like the label-service concurrency); `InProcessShopifyBudget` keeps it in this process's memory.
+ * Both operations are single atomic steps on one shop's record, which is what a store (a row updated with
+ * `UPDATE … RETURNING`, a Redis script) can do too.
+ */
+
+export interface ThrottleStatus {
+  maximumAvailable: number;
+  currentlyAvailable: number;
+  restoreRate: number;
+}
+
+export interface Reservation {
+  granted: boolean;
+  waitMs: number;
+}
+
+export interface ShopifyBudget {
+  /**
+   * Takes `cost` points from the shop's expected bucket and answers how long (ms) to wait before sending: 0 when the
+   * points are there now. Points not there yet are taken as a debt, so later callers queue behind this one. When the
+   * wait would exceed `maxWaitMs`, nothing is taken and `granted` is false.
+   */
+  reserve(shop: string, cost: number, maxWaitMs: number): Promise<Reservation>;
+  /**
+   * The answer to a call that reserved `reserved` points has arrived: its status (when Shopify sent one) becomes the
+   * shop's bucket, less what other calls still in flight have reserved.
+   */
+  settle(shop: string, reserved: number, status: ThrottleStatus | undefined): Promise<void>;
+}
+
+/** What a shop is assumed to have before its first answer: Shopify's smallest bucket (Standard and Basic plans). */
+export const ASSUMED_BUCKET: ThrottleStatus = { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 };
+
+interface ShopBucket {
+  maximum: number;
+  restoreRate: number;
+  /** Expected points at `at`, after every reservation; negative while callers wait for points. */
+  available: number;
+  at: number;
+  /** Points reserved by calls whose answer has not arrived yet. */
+  pending: number;
+}
+
+export class InProcessShopifyBudget implements ShopifyBudget {
+  private readonly shops = new Map<string, ShopBucket>();
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly assumed: ThrottleStatus = ASSUMED_BUCKET,
+  ) {}
+
+  private bucket(shop: string): ShopBucket {
+    const at = this.now();
+    let bucket = this.shops.get(shop);
+    if (!bucket) {
+      bucket = { maximum: this.assumed.maximumAvailable, restoreRate: this.assumed.restoreRate, available: this.assumed.currentlyAvailable, at, pending: 0 };
+      this.shops.set(shop, bucket);
+    }
+    const elapsedSeconds = Math.max(0, at - bucket.at) / 1000;
+    bucket.available = Math.min(bucket.maximum, bucket.available + elapsedSeconds * bucket.restoreRate);
+    bucket.at = at;
+    return bucket;
+  }
+
+  async reserve(shop: string, cost: number, maxWaitMs: number): Promise<Reservation> {
+    const bucket = this.bucket(shop);
+    const waitMs = bucket.available >= cost ? 0 : Math.ceil(((cost - bucket.available) / bucket.restoreRate) * 1000);
+    if (waitMs > maxWaitMs) return { granted: false, waitMs };
+    bucket.available -= cost;
+    bucket.pending += cost;
+    return { granted: true, waitMs };
+  }
+
+  async settle(shop: string, reserved: number, status: ThrottleStatus | undefined): Promise<void> {
+    const bucket = this.bucket(shop);
+    bucket.pending = Math.max(0, bucket.pending - reserved);
+    if (!status) return;
+    bucket.maximum = status.maximumAvailable;
+    bucket.restoreRate = status.restoreRate;
+    bucket.available = status.currentlyAvailable - bucket.pending;
+  }
+
+  /** For tests and the bench: the shop's expected points now. */
+  expectedAvailable(shop: string): number {
+    return this.bucket(shop).available;
+  }
+}
