@@ -98,7 +98,7 @@ describe("background reconciliation", () => {
 
 describe("labels stored but never pushed to Shopify (the process died in between)", () => {
   const openOrder = (orderId: string, fulfillments: unknown[] = []) => ({
-    data: { order: { id: orderId, name: "#9", fulfillments, fulfillmentOrders: { nodes: [{ id: "gid://shopify/FulfillmentOrder/9", status: "OPEN", supportedActions: [{ action: "CREATE_FULFILLMENT" }], lineItems: { nodes: [{ id: "x", remainingQuantity: 1 }] } }] } } },
+    data: { order: { id: orderId, name: "#9", fulfillments, fulfillmentOrders: { nodes: [{ id: "gid://shopify/FulfillmentOrder/9", status: "OPEN", supportedActions: [{ action: "CREATE_FULFILLMENT" }], lineItems: { nodes: [{ id: "x", remainingQuantity: 1 }], pageInfo: { hasNextPage: false } } }], pageInfo: { hasNextPage: false } } } },
   });
   async function storedLabel(shop: string, orderId: string, fulfillmentStatus: "PENDING" | "IN_PROGRESS") {
     return db.label.create({

@@ -62,7 +62,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   }));
   if (!view) throw new Response("Order not found", { status: 404 });
   const { configured } = await loadShippingSettingsState(db, shop);
-  const dates = await dateContextFor(request, admin, shop);
+  const dates = await answeringShopifyBusy(dateContextFor(request, admin, shop));
   // The same derivation as the orders list (app/labels/status.ts), so the list and this page agree.
   const labelView = deriveOrderLabelView(
     pageLabelFacts({ ...view, problems: view.problems.map((problem) => ({ ...problem, editable: isEditableProblem(problem) })) }),
