@@ -7,6 +7,7 @@ import { createPrismaClient } from "../db.server";
 import { createTestDatabaseUrl } from "../../test/helpers/test-db";
 import { createPostgresTestDatabase } from "../../test/helpers/test-postgres";
 import { createEmbeddedQueue } from "./embedded-queue.server";
+import { createPgBossQueue } from "./pgboss-queue.server";
 import type { JobQueue, JobTransaction } from "./types";
 
 export type QueueOptions = { leaseMs?: number; now?: () => number };
@@ -64,9 +65,11 @@ async function postgresEmbeddedFixture(): Promise<AdapterFixture> {
   const { url, drop } = await createPostgresTestDatabase();
   const closers: Closer[] = [];
   const main = new pg.Pool({ connectionString: url, max: 2 });
+  main.on("error", () => undefined);
   return {
     async makeQueue(options = {}) {
       const pool = new pg.Pool({ connectionString: url, max: 4 });
+      pool.on("error", () => undefined); // connections cut by DROP DATABASE at the end
       const queue = createEmbeddedQueue({ db: pool, dialect: "postgresql", pollMs: 20, leaseMs: options.leaseMs ?? 2000, now: options.now });
       closers.push(async () => {
         await queue.stop({ graceMs: 0 });
@@ -83,7 +86,35 @@ async function postgresEmbeddedFixture(): Promise<AdapterFixture> {
   };
 }
 
+async function pgBossFixture(): Promise<AdapterFixture> {
+  const { url, drop } = await createPostgresTestDatabase();
+  const queues: JobQueue[] = [];
+  const main = new pg.Pool({ connectionString: url, max: 2 });
+  main.on("error", () => undefined);
+  return {
+    async makeQueue(options = {}) {
+      const queue = createPgBossQueue({
+        databaseUrl: url,
+        pollMs: 20,
+        leaseMs: options.leaseMs ?? 2000,
+        maintenanceIntervalSeconds: 1,
+        now: options.now,
+        onError: () => undefined,
+      });
+      queues.push(queue);
+      return queue;
+    },
+    inTransaction: (work) => withPgTransaction(main, work),
+    async close() {
+      for (const queue of queues) await queue.stop({ graceMs: 0 });
+      await main.end();
+      await drop();
+    },
+  };
+}
+
 export const ADAPTERS: { label: string; setup: () => Promise<AdapterFixture> }[] = [
   { label: "embedded on SQLite", setup: sqliteFixture },
   { label: "embedded on PostgreSQL", setup: postgresEmbeddedFixture },
+  { label: "pg-boss", setup: pgBossFixture },
 ];
