@@ -18,7 +18,8 @@ async function run(instances: number): Promise<void> {
   const queues = clients.map((db) => createEmbeddedQueue({ db, dialect: "sqlite", pollMs: 50 }));
   let done = 0;
   for (const queue of queues) await queue.work("noop", async () => void (done += 1), { concurrency: 8 });
-  for (let i = 0; i < jobs; i++) await queues[0].enqueue("noop", { shop: "bench", payload: i });
+  const [first] = queues;
+  for (let i = 0; i < jobs; i++) await first!.enqueue("noop", { shop: "bench", payload: i });
   const started = performance.now();
   await Promise.all(queues.map((queue) => queue.start()));
   while (done < jobs) await new Promise((resolve) => setTimeout(resolve, 5));
