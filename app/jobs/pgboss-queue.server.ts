@@ -125,7 +125,8 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
       if (existing.rows.length > 0) return null;
     }
     return boss.send(name, data, {
-      startAfter: new Date(now() + (options.delayMs ?? 0)),
+      // seconds from the database's now(): no clock skew between the instances and the database
+      ...(options.delayMs ? { startAfter: options.delayMs / 1000 } : {}),
       singletonKey: key,
       retryLimit,
       retryDelay: 0,
