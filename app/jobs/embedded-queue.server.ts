@@ -1,0 +1,143 @@
+/**
+ * The embedded adapter: jobs live in the app's own database (the Job table), are claimed by one
+ * UPDATE ... RETURNING (so two processes on one SQLite file never run the same job) and run in-process.
+ * A claim carries a lease renewed by heartbeats; a crashed worker's job is claimed again once its lease expired.
+ * Works on SQLite (the default) and PostgreSQL (tests; PostgreSQL deployments use pg-boss).
+ */
+import { randomUUID } from "node:crypto";
+import { rawSql, sql, sqlRunner, type Dialect, type SqlTarget } from "./sql.server";
+import { claimDueTick, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
+import {
+  checkJob,
+  DEFAULT_RETRY_BACKOFF_MS,
+  DEFAULT_RETRY_LIMIT,
+  type EnqueueOptions,
+  type JobData,
+  type JobHandler,
+  type JobQueue,
+  type JsonValue,
+  type RecurringOptions,
+  type StopOptions,
+  type WorkOptions,
+} from "./types";
+import { WorkerLoop, type ClaimedJob, type JobStore, type Outcome } from "./worker-loop";
+
+export type EmbeddedQueueConfig = {
+  /** The app's Prisma client, or a pg pool (PostgreSQL). */
+  db: SqlTarget;
+  dialect: Dialect;
+  pollMs?: number;
+  leaseMs?: number;
+  /** The clock (epoch ms); tests pass a fake one. */
+  now?: () => number;
+  onError?: (error: unknown) => void;
+};
+
+type ClaimedRow = { id: string; shop: string; payload: string; attempts: number; maxAttempts: number; backoffMs: number };
+
+export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
+  const { dialect } = config;
+  const db = sqlRunner(config.db, dialect);
+  const now = config.now ?? Date.now;
+  const recurring = new Map<string, RecurringOptions>();
+  const lockClause = rawSql(dialect === "postgresql" ? "FOR UPDATE SKIP LOCKED" : "");
+
+  async function enqueue<P extends JsonValue>(name: string, data: JobData<P>, options: EnqueueOptions = {}) {
+    const { shop, payload } = checkJob(name, data);
+    const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
+    if (!Number.isInteger(retryLimit) || retryLimit < 0) throw new Error(`Job "${name}": retryLimit must be >= 0`);
+    const id = randomUUID();
+    const at = now();
+    const activeKey = options.singletonKey === undefined ? null : `${name}:${options.singletonKey}`;
+    const client = options.tx ? sqlRunner(options.tx as SqlTarget, dialect) : db;
+    const inserted = await client.execute(sql`INSERT INTO "Job" ("id", "name", "shop", "payload", "state", "activeKey",
+        "runAfterMs", "attempts", "maxAttempts", "backoffMs", "createdAtMs")
+      VALUES (${id}, ${name}, ${shop}, ${JSON.stringify(payload)}, 'queued', ${activeKey}, ${BigInt(at + (options.delayMs ?? 0))},
+        0, ${retryLimit + 1}, ${options.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS}, ${BigInt(at)})
+      ON CONFLICT ("activeKey") DO NOTHING`);
+    if (inserted === 0) return null;
+    if (!options.tx) loop.wake();
+    return id;
+  }
+
+  const store: JobStore = {
+    async claim(name, limit, leaseMs) {
+      const at = BigInt(now());
+      const token = randomUUID();
+      const rows = await db.query<ClaimedRow>(sql`UPDATE "Job"
+        SET "state" = 'active', "claimToken" = ${token}, "leaseUntilMs" = ${at + BigInt(leaseMs)}, "attempts" = "attempts" + 1
+        WHERE "id" IN (SELECT "id" FROM "Job" WHERE "name" = ${name}
+            AND (("state" = 'queued' AND "runAfterMs" <= ${at}) OR ("state" = 'active' AND "leaseUntilMs" < ${at} AND "attempts" < "maxAttempts"))
+            ORDER BY "runAfterMs" LIMIT ${limit} ${lockClause})
+          AND (("state" = 'queued' AND "runAfterMs" <= ${at}) OR ("state" = 'active' AND "leaseUntilMs" < ${at}))
+        RETURNING "id", "shop", "payload", "attempts", "maxAttempts", "backoffMs"`);
+      return rows.map(
+        (row): ClaimedJob => ({
+          id: row.id,
+          name,
+          shop: row.shop,
+          payload: JSON.parse(row.payload) as JsonValue,
+          attempt: Number(row.attempts),
+          maxAttempts: Number(row.maxAttempts),
+          backoffMs: Number(row.backoffMs),
+          token,
+        }),
+      );
+    },
+    async renew(job, leaseMs) {
+      const count = await db.execute(sql`UPDATE "Job" SET "leaseUntilMs" = ${BigInt(now() + leaseMs)}
+        WHERE "id" = ${job.id} AND "claimToken" = ${job.token} AND "state" = 'active'`);
+      return count === 1;
+    },
+    async settle(job, outcome: Outcome) {
+      const at = BigInt(now());
+      if (outcome.kind === "retry") {
+        await db.execute(sql`UPDATE "Job" SET "state" = 'queued', "runAfterMs" = ${at + BigInt(outcome.delayMs)},
+            "claimToken" = NULL, "leaseUntilMs" = NULL, "lastError" = ${outcome.error}
+          WHERE "id" = ${job.id} AND "claimToken" = ${job.token} AND "state" = 'active'`);
+        return;
+      }
+      const error = outcome.kind === "failed" ? outcome.error : null;
+      await db.execute(sql`UPDATE "Job" SET "state" = ${outcome.kind}, "activeKey" = NULL, "finishedAtMs" = ${at},
+          "claimToken" = NULL, "leaseUntilMs" = NULL, "lastError" = ${error}
+        WHERE "id" = ${job.id} AND "claimToken" = ${job.token} AND "state" = 'active'`);
+    },
+    async tick() {
+      const at = now();
+      // A job whose last allowed attempt lost its lease (its worker died) ends failed instead of staying active.
+      await db.execute(sql`UPDATE "Job" SET "state" = 'failed', "activeKey" = NULL, "finishedAtMs" = ${BigInt(at)},
+          "claimToken" = NULL, "lastError" = 'lease expired on the last attempt'
+        WHERE "state" = 'active' AND "leaseUntilMs" < ${BigInt(at)} AND "attempts" >= "maxAttempts"`);
+      for (const [name, options] of recurring) {
+        if (await claimDueTick(db, name, at)) {
+          await enqueue(name, { shop: options.shop ?? "*", payload: options.payload ?? null }, { singletonKey: RECURRING_SINGLETON_KEY, retryLimit: 0 });
+        }
+      }
+    },
+  };
+
+  const loop = new WorkerLoop(store, {
+    pollMs: config.pollMs ?? 500,
+    leaseMs: config.leaseMs ?? 60_000,
+    onError: config.onError ?? ((error) => console.error("[jobs] embedded queue:", error)),
+  });
+
+  return {
+    kind: "embedded",
+    enqueue,
+    async work<P extends JsonValue>(name: string, handler: JobHandler<P>, options: WorkOptions = {}) {
+      loop.register(name, handler as JobHandler, options.concurrency ?? 1);
+    },
+    async recurring(name: string, options: RecurringOptions) {
+      if (!Number.isInteger(options.everyMs) || options.everyMs < 1) throw new Error(`Recurring "${name}": everyMs must be >= 1`);
+      await ensureSchedule(db, name, options.everyMs, now());
+      recurring.set(name, options);
+    },
+    async start() {
+      loop.start();
+    },
+    async stop(options: StopOptions = {}) {
+      await loop.stop(options.graceMs ?? 10_000);
+    },
+  };
+}

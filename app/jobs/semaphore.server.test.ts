@@ -1,0 +1,121 @@
+/**
+ * The cross-instance semaphore, with two database clients on one database standing for two app processes.
+ */
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createPrismaClient } from "../db.server";
+import { createTestDatabaseUrl } from "../../test/helpers/test-db";
+import { createPostgresTestDatabase } from "../../test/helpers/test-postgres";
+import { createSemaphore, type Semaphore } from "./semaphore.server";
+
+type Processes = { make(now?: () => number): Semaphore; close(): Promise<void> };
+
+const SETUPS: { label: string; setup: () => Promise<Processes> }[] = [
+  {
+    label: "SQLite",
+    async setup() {
+      const { url, cleanup } = createTestDatabaseUrl();
+      const clients: ReturnType<typeof createPrismaClient>[] = [];
+      return {
+        make(now) {
+          const prisma = createPrismaClient(url);
+          clients.push(prisma);
+          return createSemaphore({ db: prisma, dialect: "sqlite", now });
+        },
+        async close() {
+          for (const client of clients) await client.$disconnect();
+          cleanup();
+        },
+      };
+    },
+  },
+  {
+    label: "PostgreSQL",
+    async setup() {
+      const { url, drop } = await createPostgresTestDatabase();
+      const pools: pg.Pool[] = [];
+      return {
+        make(now) {
+          const pool = new pg.Pool({ connectionString: url, max: 5 });
+          pool.on("error", () => undefined);
+          pools.push(pool);
+          return createSemaphore({ db: pool, dialect: "postgresql", now });
+        },
+        async close() {
+          for (const pool of pools) await pool.end();
+          await drop();
+        },
+      };
+    },
+  },
+];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
+  let processes: Processes;
+  beforeEach(async () => {
+    processes = await setup();
+  });
+  afterEach(async () => {
+    await processes.close();
+  });
+
+  it("never lets more than `limit` holders in at once across two processes", async () => {
+    const [a, b] = [processes.make(), processes.make()];
+    let inside = 0;
+    let peak = 0;
+    let done = 0;
+    const task = async (semaphore: Semaphore) => {
+      const lease = await semaphore.acquire("account-1", 3, 30_000, { pollMs: 10 });
+      inside += 1;
+      peak = Math.max(peak, inside);
+      await sleep(5);
+      inside -= 1;
+      await lease.release();
+      done += 1;
+    };
+    await Promise.all(Array.from({ length: 24 }, (_, i) => task(i % 2 === 0 ? a : b)));
+    expect(done).toBe(24);
+    expect(peak).toBeLessThanOrEqual(3);
+    expect(peak).toBeGreaterThan(1);
+  });
+
+  it("refuses a slot when all are held, and gives it back on release", async () => {
+    const [a, b] = [processes.make(), processes.make()];
+    const first = await a.tryAcquire("account-1", 2, 30_000);
+    const second = await b.tryAcquire("account-1", 2, 30_000);
+    expect(first).not.toBeNull();
+    expect(second).not.toBeNull();
+    expect(await a.tryAcquire("account-1", 2, 30_000)).toBeNull();
+    expect(await b.tryAcquire("account-2", 2, 30_000)).not.toBeNull(); // another account has its own slots
+    await first!.release();
+    expect(await b.tryAcquire("account-1", 2, 30_000)).not.toBeNull();
+  });
+
+  it("frees a crashed holder's slot once its lease expired, and the old holder can no longer renew it", async () => {
+    let clock = 1_000_000;
+    const now = () => clock;
+    const [crashed, survivor] = [processes.make(now), processes.make(now)];
+    const lost = await crashed.tryAcquire("account-1", 1, 10_000);
+    expect(lost).not.toBeNull();
+    clock += 9_999;
+    expect(await survivor.tryAcquire("account-1", 1, 10_000)).toBeNull();
+    clock += 1;
+    const taken = await survivor.tryAcquire("account-1", 1, 10_000);
+    expect(taken).not.toBeNull();
+    expect(await lost!.renew()).toBe(false);
+    await lost!.release(); // must not free the survivor's slot
+    expect(await crashed.tryAcquire("account-1", 1, 10_000)).toBeNull();
+    expect(await taken!.renew()).toBe(true);
+  });
+
+  it("stops waiting when its signal aborts", async () => {
+    const a = processes.make();
+    await a.tryAcquire("account-1", 1, 30_000);
+    const controller = new AbortController();
+    const waiting = a.acquire("account-1", 1, 30_000, { signal: controller.signal, pollMs: 10 });
+    controller.abort(new Error("job cancelled"));
+    await expect(waiting).rejects.toThrow(/job cancelled/);
+  });
+});

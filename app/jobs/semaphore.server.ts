@@ -1,0 +1,81 @@
+/**
+ * A counting semaphore shared by every app instance through the database: at most `limit` holders of a key at once
+ * (e.g. LABEL_SERVICE_MAX_CONCURRENCY per label-service account). A holder owns one slot row (key, slot) until it
+ * releases it or its lease expires (a crashed process frees its slots by itself). Taking a slot is one
+ * INSERT ... ON CONFLICT DO UPDATE ... WHERE expired, atomic on SQLite and PostgreSQL alike.
+ */
+import { randomUUID } from "node:crypto";
+import { sql, sqlRunner, type Dialect, type SqlTarget } from "./sql.server";
+
+export type SemaphoreLease = {
+  key: string;
+  slot: number;
+  holder: string;
+  /** Extends the lease by its length again; false when it had expired and someone else took the slot. */
+  renew(): Promise<boolean>;
+  /** Frees the slot (a no-op when the lease was already lost). */
+  release(): Promise<void>;
+};
+
+export type AcquireOptions = { signal?: AbortSignal; pollMs?: number };
+
+export interface Semaphore {
+  /** A slot now, or null when all `limit` slots of `key` are held. */
+  tryAcquire(key: string, limit: number, leaseMs: number): Promise<SemaphoreLease | null>;
+  /** Waits (polling) for a slot; rejects when `signal` aborts. */
+  acquire(key: string, limit: number, leaseMs: number, options?: AcquireOptions): Promise<SemaphoreLease>;
+}
+
+export type SemaphoreConfig = { db: SqlTarget; dialect: Dialect; now?: () => number };
+
+export function createSemaphore(config: SemaphoreConfig): Semaphore {
+  const db = sqlRunner(config.db, config.dialect);
+  const now = config.now ?? Date.now;
+
+  function lease(key: string, slot: number, holder: string, leaseMs: number): SemaphoreLease {
+    return {
+      key,
+      slot,
+      holder,
+      async renew() {
+        const count = await db.execute(sql`UPDATE "SemaphoreSlot" SET "leaseUntilMs" = ${BigInt(now() + leaseMs)}
+          WHERE "key" = ${key} AND "slot" = ${slot} AND "holder" = ${holder}`);
+        return count === 1;
+      },
+      async release() {
+        await db.execute(sql`DELETE FROM "SemaphoreSlot" WHERE "key" = ${key} AND "slot" = ${slot} AND "holder" = ${holder}`);
+      },
+    };
+  }
+
+  async function tryAcquire(key: string, limit: number, leaseMs: number): Promise<SemaphoreLease | null> {
+    if (!Number.isInteger(limit) || limit < 1) throw new Error(`Semaphore "${key}": limit must be >= 1`);
+    if (!Number.isInteger(leaseMs) || leaseMs < 1) throw new Error(`Semaphore "${key}": leaseMs must be >= 1`);
+    const holder = randomUUID();
+    const at = now();
+    const start = Math.floor(Math.random() * limit); // spread contenders over the slots
+    for (let i = 0; i < limit; i++) {
+      const slot = (start + i) % limit;
+      const rows = await db.query<{ holder: string }>(sql`INSERT INTO "SemaphoreSlot" ("key", "slot", "holder", "leaseUntilMs")
+        VALUES (${key}, ${slot}, ${holder}, ${BigInt(at + leaseMs)})
+        ON CONFLICT ("key", "slot") DO UPDATE SET "holder" = excluded."holder", "leaseUntilMs" = excluded."leaseUntilMs"
+          WHERE "SemaphoreSlot"."leaseUntilMs" <= ${BigInt(at)}
+        RETURNING "holder"`);
+      if (rows[0]?.holder === holder) return lease(key, slot, holder, leaseMs);
+    }
+    return null;
+  }
+
+  return {
+    tryAcquire,
+    async acquire(key, limit, leaseMs, options = {}) {
+      const pollMs = options.pollMs ?? 50;
+      for (;;) {
+        options.signal?.throwIfAborted();
+        const taken = await tryAcquire(key, limit, leaseMs);
+        if (taken) return taken;
+        await new Promise((resolve) => setTimeout(resolve, pollMs / 2 + Math.random() * pollMs));
+      }
+    },
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The in-process side shared by both adapters: polls a JobStore for each registered name up to its concurrency,
+ * runs handlers with a lease kept alive by heartbeats, settles each outcome, and stops with a bounded grace.
+ */
+import { errorText, isTerminal, RetryableJobError } from "./errors";
+import { backoffDelayMs, type JobHandler, type JsonValue } from "./types";
+
+export type ClaimedJob = {
+  id: string;
+  name: string;
+  shop: string;
+  payload: JsonValue;
+  attempt: number;
+  maxAttempts: number;
+  backoffMs: number;
+  /** Adapter-specific fencing (the embedded claim token, pg-boss's nothing). */
+  token: string;
+};
+
+export type Outcome =
+  | { kind: "completed" }
+  | { kind: "retry"; delayMs: number; error: string }
+  | { kind: "failed"; error: string };
+
+export interface JobStore {
+  claim(name: string, limit: number, leaseMs: number): Promise<ClaimedJob[]>;
+  /** False when the lease was lost (another instance took the job after it expired). */
+  renew(job: ClaimedJob, leaseMs: number): Promise<boolean>;
+  settle(job: ClaimedJob, outcome: Outcome): Promise<void>;
+  /** Once per poll, before claiming: recurring ticks, sweeps. */
+  tick(): Promise<void>;
+}
+
+export type LoopOptions = { pollMs: number; leaseMs: number; onError: (error: unknown) => void };
+
+type Registration = { handler: JobHandler; concurrency: number; running: number };
+type Running = { promise: Promise<void>; controller: AbortController; heartbeat: ReturnType<typeof setInterval> };
+
+export function outcomeOf(error: unknown, job: ClaimedJob): Outcome {
+  const text = errorText(error);
+  if (isTerminal(error) || job.attempt >= job.maxAttempts) return { kind: "failed", error: text };
+  const retryAfter = error instanceof RetryableJobError ? error.retryAfterMs : undefined;
+  return { kind: "retry", delayMs: retryAfter ?? backoffDelayMs(job.backoffMs, job.attempt), error: text };
+}
+
+export class WorkerLoop {
+  private readonly registrations = new Map<string, Registration>();
+  private readonly running = new Set<Running>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private started = false;
+  private stopping = false;
+  private polling: Promise<void> | undefined;
+  private pollAgain = false;
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly options: LoopOptions,
+  ) {}
+
+  register(name: string, handler: JobHandler, concurrency: number): void {
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`Job "${name}": concurrency must be >= 1`);
+    if (this.registrations.has(name)) throw new Error(`Job "${name}" already has a handler`);
+    this.registrations.set(name, { handler, concurrency, running: 0 });
+    this.wake();
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.wake();
+  }
+
+  /** Polls now (after an enqueue or a finished job) instead of waiting for the next interval. */
+  wake(): void {
+    if (!this.started || this.stopping) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.polling = this.poll().finally(() => {
+      this.polling = undefined;
+      if (this.stopping) return;
+      if (this.pollAgain) {
+        this.pollAgain = false;
+        this.wake();
+      } else {
+        this.timer = setTimeout(() => this.wake(), this.options.pollMs);
+      }
+    });
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      await this.store.tick();
+      for (const [name, registration] of this.registrations) {
+        const free = registration.concurrency - registration.running;
+        if (free <= 0 || this.stopping) continue;
+        const jobs = await this.store.claim(name, free, this.options.leaseMs);
+        for (const job of jobs) this.run(job, registration);
+      }
+    } catch (error) {
+      this.options.onError(error);
+    }
+  }
+
+  private run(job: ClaimedJob, registration: Registration): void {
+    registration.running += 1;
+    const controller = new AbortController();
+    const heartbeat = setInterval(() => {
+      this.store.renew(job, this.options.leaseMs).then(
+        (held) => held || controller.abort(new Error("lease lost")),
+        (error: unknown) => this.options.onError(error),
+      );
+    }, Math.max(10, Math.floor(this.options.leaseMs / 3)));
+    const entry = { controller, heartbeat } as Running;
+    entry.promise = (async () => {
+      let outcome: Outcome;
+      try {
+        const { id, name, shop, payload, attempt } = job;
+        await registration.handler({ id, name, shop, payload, attempt, signal: controller.signal });
+        outcome = { kind: "completed" };
+      } catch (error) {
+        outcome = outcomeOf(error, job);
+      }
+      clearInterval(heartbeat);
+      try {
+        await this.store.settle(job, outcome);
+      } catch (error) {
+        this.options.onError(error);
+      }
+    })().finally(() => {
+      registration.running -= 1;
+      this.running.delete(entry);
+      this.wake();
+    });
+    this.running.add(entry);
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await this.polling;
+    const all = Promise.all([...this.running].map((entry) => entry.promise));
+    let timeout: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([all, new Promise((resolve) => (timeout = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timeout);
+    // Handlers still running after the grace: abort them and stop their heartbeats; their lease then expires and
+    // another instance takes the job (the handler's own guarantees, e.g. labelOrder's slot, make that safe).
+    for (const entry of this.running) {
+      clearInterval(entry.heartbeat);
+      entry.controller.abort(new Error("queue stopped"));
+    }
+  }
+}
