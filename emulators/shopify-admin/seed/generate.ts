@@ -320,5 +320,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const seed = generateSeed();
   const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "default.json");
   fs.writeFileSync(out, JSON.stringify(seed, null, 2) + "\n");
-  console.log(`wrote ${out}: ${seed.shops[0]!.orders.length} orders, ${products.length} products`);
+  console.log(`wrote ${out}: ${seed.shops[0]!.orders?.length ?? 0} orders, ${products.length} products`);
 }
