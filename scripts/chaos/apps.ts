@@ -47,6 +47,9 @@ export class AppProcess {
     this.log = createWriteStream(logFile, { flags: "a" });
   }
 
+  /** Listening: started and answering, not killed since. */
+  ready = false;
+
   get up(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
@@ -55,6 +58,7 @@ export class AppProcess {
   async start(timeoutMs = 60_000): Promise<void> {
     const started = performance.now();
     this.starts += 1;
+    this.ready = false;
     const child = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "./build/server/index.js"], {
       cwd: root,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: "127.0.0.1" },
@@ -71,6 +75,7 @@ export class AppProcess {
         const response = await fetch(`${this.url}/favicon.svg`, { signal: AbortSignal.timeout(2_000) });
         await response.arrayBuffer();
         if (response.ok) {
+          this.ready = true;
           this.startupMs.push(performance.now() - started);
           return;
         }
@@ -85,6 +90,7 @@ export class AppProcess {
   /** SIGKILL: no cleanup, no graceful shutdown, whatever the process was doing. */
   async kill(): Promise<void> {
     const child = this.child;
+    this.ready = false;
     if (!child || !this.up) return;
     this.kills += 1;
     this.log.write(`\n=== ${this.name} SIGKILL at ${new Date().toISOString()}\n`);
@@ -96,6 +102,7 @@ export class AppProcess {
   /** The end of the run: SIGTERM, then SIGKILL after 5 s. */
   async stop(): Promise<void> {
     const child = this.child;
+    this.ready = false;
     if (child && this.up) {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");

@@ -75,6 +75,8 @@ export interface Verdict {
   labelledNotFulfilled: number;
   /** Paid labels the app has not stored (the orders are in review or still being reconciled). */
   paidNotStored: number;
+  /** Their orders, with the status of the attempt that bought them. */
+  paidNotStoredOrders: string[];
   /** Order GIDs behind each must-be-zero count, for the report. */
   details: Record<MustBeZero, string[]>;
 }
@@ -138,7 +140,7 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
   const slotOrder = new Map<string, string>();
   const paidButRefused: string[] = [];
   const storedServiceIds = new Set(evidence.labels.map((label) => label.serviceLabelId));
-  let paidNotStored = 0;
+  const paidNotStoredOrders: string[] = [];
   for (const paid of evidence.paidLabels) {
     const attempt = attemptByReference.get(paid.customReference);
     if (!attempt) {
@@ -149,7 +151,7 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
     bySlot.set(slot, (bySlot.get(slot) ?? 0) + 1);
     slotOrder.set(slot, attempt.orderId);
     if (attempt.status === "REJECTED") paidButRefused.push(attempt.orderId);
-    if (!storedServiceIds.has(paid.id)) paidNotStored += 1;
+    if (!storedServiceIds.has(paid.id)) paidNotStoredOrders.push(`${attempt.orderId} (attempt ${attempt.id} ${attempt.status})`);
   }
   const duplicates = excess(bySlot);
 
@@ -194,7 +196,8 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
     duplicateNotifications: notificationDuplicates.total,
     ends,
     labelledNotFulfilled,
-    paidNotStored,
+    paidNotStored: paidNotStoredOrders.length,
+    paidNotStoredOrders,
     details: {
       duplicateLabels: duplicates.keys.map((slot) => slotOrder.get(slot) ?? slot),
       orphanPaidLabels: orphans.map((paid) => `reference ${paid.customReference} (label ${paid.id})`),

@@ -18,13 +18,13 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { createPrismaClient } from "../../app/db.server";
 import { DEMO_SHOP_DOMAIN, seedDemoShop } from "../../app/demo/seed-demo-shop.server";
 import { createSecretBox } from "../../app/security/secret-box.server";
 import { startLabelSandbox } from "../../emulators/label-sandbox/server";
 import { generateSeed } from "../../emulators/shopify-admin/seed/generate";
 import { startShopifyEmulator } from "../../emulators/shopify-admin/server";
 import { AppProcess, freePort, root, sleep } from "./apps";
+import { buildFor, campaignClient } from "./build";
 import { countCampaign, failures, MUST_BE_ZERO, type CampaignEvidence, type MerchantAnswer, type ShopifyOrder, type Verdict } from "./count";
 import { startFaultProxy } from "./fault-proxy";
 
@@ -179,8 +179,9 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       encoding: "utf8",
     });
     if (migrate.status !== 0) return { error: `migration failed:\n${migrate.stdout}\n${migrate.stderr}` };
-    const db = createPrismaClient(databaseUrl);
-    closers.push(() => db.$disconnect());
+    if (!args["no-build"]) console.log(`chaos[${kind}]: production build in ${(buildFor(kind, databaseUrl) / 1000).toFixed(1)} s`);
+    const { db, close: closeDb } = await campaignClient(kind, databaseUrl);
+    closers.push(closeDb);
     await seedDemoShop(db, createSecretBox(new Map([[1, Buffer.from(encryptionKey, "hex")]]), 1));
 
     const sandbox = await startLabelSandbox({ port: 0, faults: SANDBOX_FAULTS, random: prng(SEED + 1), tokenLifetimeSeconds: 120 });
@@ -266,7 +267,8 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
         bump(stats.answers, "view: no answer");
       }
     };
-    const liveApp = () => pickFrom(apps.filter((app) => app.up).length > 0 ? apps.filter((app) => app.up) : apps);
+    /** The merchant's browser reaches whichever process is serving (a load balancer would do the same). */
+    const liveApp = () => pickFrom(apps.filter((app) => app.ready).length > 0 ? apps.filter((app) => app.ready) : apps);
     const answers: Record<string, MerchantAnswer | undefined> = {};
     const remember = (gid: string, answer: string) => {
       if (DEFINITE.has(answer)) answers[gid] = answer as MerchantAnswer;
@@ -280,7 +282,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       const results = await Promise.all(
         Array.from({ length: clicks }, (_, index) => {
           const app = style >= 0.45 && style < 0.7 ? apps[0]! : apps[index % apps.length]!; // double click, or tabs on both
-          return post(app.up ? app : liveApp(), order.id, { intent: "create", box: "" });
+          return post(app.ready ? app : liveApp(), order.id, { intent: "create", box: "" });
         }),
       );
       for (const answer of results) remember(order.gid, answer);
@@ -295,7 +297,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
           }
           // Now and then the merchant really wants a second parcel: an additional label, double-clicked.
           if (round === 0 && random() < 0.05) {
-            await Promise.all(apps.map((app) => post(app.up ? app : liveApp(), order.id, { intent: "createAdditional", labelIndex: "2", box: "" })));
+            await Promise.all(apps.map((app) => post(app.ready ? app : liveApp(), order.id, { intent: "createAdditional", labelIndex: "2", box: "" })));
           }
           return;
         }
@@ -368,7 +370,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     );
     campaignOver = true;
     await Promise.all([killer, expirer]);
-    for (const app of apps) if (!app.up) await startBounded(app);
+    for (const app of apps) if (!app.ready) await startBounded(app);
     stats.timedOut = queue.length > 0 || Date.now() >= deadline;
     stats.elapsedMs = performance.now() - started;
 
@@ -422,7 +424,8 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     return { error: `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n(logs in ${dir})` };
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
-    if (dropDatabase) await dropDatabase().catch((error: unknown) => console.error(`chaos: could not drop the database: ${String(error)}`));
+    if (dropDatabase && args.keep) console.log(`chaos[${kind}]: database kept: ${databaseUrl}`);
+    else if (dropDatabase) await dropDatabase().catch((error: unknown) => console.error(`chaos: could not drop the database: ${String(error)}`));
     if (!args.keep) rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -448,14 +451,7 @@ function report(kind: string, verdict: Verdict, stats: Stats): void {
   for (const [end, n] of Object.entries(verdict.ends)) console.log(`    ${end.padEnd(36)} ${n}`);
   line("labelled, fulfillment not in Shopify", verdict.labelledNotFulfilled);
   line("paid labels the app has not stored", verdict.paidNotStored);
-}
-
-// Build once (production build), unless told the current one is fresh.
-if (!args["no-build"]) {
-  const started = performance.now();
-  const build = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build"], { cwd: root, encoding: "utf8" });
-  if (build.status !== 0) fail(`the build failed:\n${build.stdout}\n${build.stderr}`);
-  console.log(`chaos: production build in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  for (const order of verdict.paidNotStoredOrders.slice(0, 10)) console.log(`    ${order}`);
 }
 
 let exitCode = 0;
