@@ -15,6 +15,12 @@ export interface FaultProxyOptions {
   /** Probability that a generate_label answer is held back slowMs (past the app's timeout; the label is charged). */
   slow: number;
   slowMs: [number, number];
+  /**
+   * Probability that a generate_label call reaches the service only lateMs later (queued on the way): the app has
+   * given up by then, and the label is charged afterwards, so it appears in the service's list late.
+   */
+  late?: number;
+  lateMs?: [number, number];
   random: () => number;
 }
 
@@ -22,7 +28,7 @@ export interface FaultProxy {
   url: string;
   /** Spoiled answers by kind. */
   spoiled: Record<string, number>;
-  setProbabilities(generate: number, other: number, slow: number): void;
+  setProbabilities(generate: number, other: number, slow: number, late?: number): void;
   close(): Promise<void>;
 }
 
@@ -41,6 +47,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   let generateProbability = options.generate;
   let otherProbability = options.other;
   let slowProbability = options.slow;
+  let lateProbability = options.late ?? 0;
   const spoiled: Record<string, number> = {};
 
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -51,6 +58,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     const slow = isGenerate && options.random() < slowProbability;
     const [slowMin, slowMax] = options.slowMs;
     const holdMs = slow ? slowMin + Math.floor(options.random() * (slowMax - slowMin + 1)) : 0;
+    const late = isGenerate && options.random() < lateProbability;
+    const [lateMin, lateMax] = options.lateMs ?? [5_000, 8_000];
+    const delayMs = late ? lateMin + Math.floor(options.random() * (lateMax - lateMin + 1)) : 0;
     const upstream = httpRequest(
       { host: target.hostname, port: target.port, method: incoming.method, path, headers: { ...incoming.headers, host: target.host } },
       (answer) => {
@@ -58,6 +68,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         answer.on("data", (chunk: Buffer) => chunks.push(chunk));
         answer.on("error", () => outgoing.destroy());
         answer.on("end", async () => {
+          if (outgoing.destroyed) return; // the caller gave up (a late delivery): the service processed it anyway
           if (holdMs > 0) {
             spoiled["generate:slow"] = (spoiled["generate:slow"] ?? 0) + 1;
             await new Promise((resolve) => setTimeout(resolve, holdMs));
@@ -83,6 +94,15 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     );
     // The sandbox reset the connection (its own fault): reset ours too, as the real network would.
     upstream.on("error", () => outgoing.destroy());
+    if (late) {
+      // Read the whole request, then deliver it later whatever happened to the caller meanwhile.
+      spoiled["generate:late"] = (spoiled["generate:late"] ?? 0) + 1;
+      const body: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => body.push(chunk));
+      incoming.on("end", () => setTimeout(() => upstream.end(Buffer.concat(body)), delayMs));
+      incoming.on("error", () => setTimeout(() => upstream.end(Buffer.concat(body)), delayMs));
+      return;
+    }
     incoming.on("error", () => upstream.destroy());
     incoming.pipe(upstream);
   });
@@ -94,7 +114,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   return {
     url: `http://127.0.0.1:${port}`,
     spoiled,
-    setProbabilities(generate, other, slow) {
+    setProbabilities(generate, other, slow, late = 0) {
+      lateProbability = late;
       generateProbability = generate;
       otherProbability = other;
       slowProbability = slow;

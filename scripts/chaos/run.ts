@@ -40,6 +40,8 @@ const { values: args } = parseArgs({
     "time-limit-ms": { type: "string" },
     "postgres-url": { type: "string" },
     "lookup-pages": { type: "string" },
+    "late-charges": { type: "string" },
+    "merchant-releases": { type: "boolean" },
     "no-build": { type: "boolean" },
     keep: { type: "boolean" },
   },
@@ -68,6 +70,14 @@ const KILL_EVERY_MS = intOption("kill-every-ms", "CHAOS_KILL_EVERY_MS", 6_000);
 const SEED = intOption("seed", "CHAOS_SEED", 1);
 const TIME_LIMIT_MS = intOption("time-limit-ms", "CHAOS_TIME_LIMIT_MS", 15 * 60_000 + ORDERS * 3_000, 1);
 const LOOKUP_PAGES = intOption("lookup-pages", "CHAOS_LOOKUP_PAGES", Math.ceil((ORDERS * 2) / 20) + 20, 1);
+/**
+ * Share of generate_label calls delivered to the service after the app gave up (charged late). Off by default:
+ * with --merchant-releases it reproduces a second paid label (see docs/decisions/0096-...).
+ */
+const LATE_CHARGES = Number(args["late-charges"] ?? process.env.CHAOS_LATE_CHARGES ?? 0);
+if (!(LATE_CHARGES >= 0 && LATE_CHARGES <= 1)) fail(`--late-charges must be a probability between 0 and 1`);
+/** The merchant answers "needs review" with "No label was bought" (release) and Create label again. */
+const MERCHANT_RELEASES = Boolean(args["merchant-releases"] ?? process.env.CHAOS_MERCHANT_RELEASES === "1");
 const DATABASES = String(args.db ?? process.env.CHAOS_DB ?? "sqlite,postgresql")
   .split(",")
   .map((kind) => kind.trim())
@@ -190,7 +200,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       const response = await fetch(`${sandbox.url}/__admin/faults`, { method: "POST", body: JSON.stringify(faults), signal: AbortSignal.timeout(5_000) });
       if (!response.ok) throw new Error(`sandbox faults: HTTP ${response.status}`);
     };
-    const proxy = await startFaultProxy({ target: sandbox.url, generate: 0.03, other: 0.02, slow: SLOW.probability, slowMs: SLOW.ms, random: prng(SEED + 2) });
+    const proxy = await startFaultProxy({ target: sandbox.url, generate: 0.03, other: 0.02, slow: SLOW.probability, slowMs: SLOW.ms, late: LATE_CHARGES, random: prng(SEED + 2) });
     closers.push(() => proxy.close());
     const seed = generateSeed(Math.max(ORDERS, 64));
     const emulator = await startShopifyEmulator({ port: 0, seed });
@@ -300,6 +310,13 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
             await Promise.all(apps.map((app) => post(app.ready ? app : liveApp(), order.id, { intent: "createAdditional", labelIndex: "2", box: "" })));
           }
           return;
+        }
+        if (last === "review" && MERCHANT_RELEASES) {
+          const attempt = await db.purchaseAttempt.findFirst({ where: { shop: DEMO_SHOP_DOMAIN, orderId: order.gid, status: "NEEDS_REVIEW" } });
+          if (attempt) await post(liveApp(), order.id, { intent: "releaseAttempt", attemptId: attempt.id });
+          last = await post(liveApp(), order.id, { intent: "create", box: "" });
+          remember(order.gid, last);
+          continue;
         }
         if (last === "problems" || last === "review") return;
         await sleep(between(300, 2_000));
