@@ -40,6 +40,7 @@ export class AppProcess {
   constructor(
     readonly name: string,
     readonly port: number,
+    private readonly serverBuild: string,
     private readonly env: Record<string, string>,
     logFile: string,
   ) {
@@ -59,7 +60,7 @@ export class AppProcess {
     const started = performance.now();
     this.starts += 1;
     this.ready = false;
-    const child = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), "./build/server/index.js"], {
+    const child = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), this.serverBuild], {
       cwd: root,
       env: { ...process.env, ...this.env, PORT: String(this.port), HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -10,7 +10,7 @@ import type { PrismaClient } from "../../app/generated/prisma/client";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { root } from "./apps";
-import { POSTGRES_CLIENT_DIR } from "./vite.postgresql.config";
+import { buildDirectory, POSTGRES_CLIENT_DIR } from "./vite.config";
 
 function run(command: string, args: string[], env: Record<string, string> = {}): void {
   const result = spawnSync(command, args, { cwd: root, env: { ...process.env, ...env }, encoding: "utf8", timeout: 600_000 });
@@ -30,13 +30,18 @@ export function generatePostgresClient(databaseUrl: string): void {
   run(path.join(root, "node_modules/.bin/prisma"), ["generate", "--schema", schemaFile], { DATABASE_URL: databaseUrl });
 }
 
-/** `remix vite:build` into build/, for one database. Returns the time it took. */
+/** `remix vite:build` into .tmp/chaos/build-<database>. Returns the time it took. */
 export function buildFor(kind: "sqlite" | "postgresql", postgresUrl: string): number {
   const started = performance.now();
   if (kind === "postgresql") generatePostgresClient(postgresUrl);
   const cli = path.join(root, "node_modules/@remix-run/dev/dist/cli.js");
-  run(process.execPath, kind === "postgresql" ? [cli, "vite:build", "--config", "scripts/chaos/vite.postgresql.config.ts"] : [cli, "vite:build"]);
+  run(process.execPath, [cli, "vite:build", "--config", "scripts/chaos/vite.config.ts"], { CHAOS_BUILD_DB: kind });
   return performance.now() - started;
+}
+
+/** The server bundle remix-serve runs for a database's campaign. */
+export function serverBuildFor(kind: "sqlite" | "postgresql"): string {
+  return path.join(buildDirectory(kind), "server/index.js");
 }
 
 /**

@@ -24,7 +24,7 @@ import { startLabelSandbox } from "../../emulators/label-sandbox/server";
 import { generateSeed } from "../../emulators/shopify-admin/seed/generate";
 import { startShopifyEmulator } from "../../emulators/shopify-admin/server";
 import { AppProcess, freePort, root, sleep } from "./apps";
-import { buildFor, campaignClient } from "./build";
+import { buildFor, campaignClient, serverBuildFor } from "./build";
 import { countCampaign, failures, MUST_BE_ZERO, type CampaignEvidence, type MerchantAnswer, type ShopifyOrder, type Verdict } from "./count";
 import { startFaultProxy } from "./fault-proxy";
 
@@ -245,7 +245,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       LABEL_LOOKUP_MAX_PAGES: String(LOOKUP_PAGES),
     };
     for (let index = 0; index < APPS; index += 1) {
-      apps.push(new AppProcess(`app${index + 1}`, await freePort(), appEnv, path.join(dir, `app${index + 1}.log`)));
+      apps.push(new AppProcess(`app${index + 1}`, await freePort(), serverBuildFor(kind), appEnv, path.join(dir, `app${index + 1}.log`)));
     }
     closers.push(() => Promise.all(apps.map((app) => app.stop())));
     await Promise.all(apps.map((app) => app.start()));
@@ -353,6 +353,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
 
     // Chaos beside the merchants: SIGKILLs with restarts, token expiry.
     let campaignOver = false;
+    let killerError: unknown;
     const killer = (async () => {
       if (KILL_EVERY_MS === 0) return;
       for (let round = 0; round < 100_000 && !campaignOver && Date.now() < deadline; round += 1) {
@@ -363,7 +364,11 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
         await sleep(between(100, 1_500));
         await startBounded(victim);
       }
-    })();
+    })().catch((error: unknown) => {
+      // The campaign stops (the merchants see no server) and reports why; the cleanup below still runs.
+      killerError = error;
+      campaignOver = true;
+    });
     const expirer = (async () => {
       for (let round = 0; round < 100_000 && !campaignOver && Date.now() < deadline; round += 1) {
         await sleep(between(2_000, 8_000));
@@ -378,7 +383,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     const progressEvery = Math.max(10, Math.floor(orders.length / 10));
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        for (let order = queue.shift(); order && Date.now() < deadline; order = queue.shift()) {
+        for (let order = queue.shift(); order && Date.now() < deadline && !killerError; order = queue.shift()) {
           await merchant(order);
           done += 1;
           if (done % progressEvery === 0) console.log(`chaos[${kind}]: ${done}/${orders.length} orders, ${apps.reduce((n, app) => n + app.kills, 0)} SIGKILLs`);
@@ -387,6 +392,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     );
     campaignOver = true;
     await Promise.all([killer, expirer]);
+    if (killerError) throw killerError;
     for (const app of apps) if (!app.ready) await startBounded(app);
     stats.timedOut = queue.length > 0 || Date.now() >= deadline;
     stats.elapsedMs = performance.now() - started;
