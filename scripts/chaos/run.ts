@@ -41,6 +41,7 @@ const { values: args } = parseArgs({
     "postgres-url": { type: "string" },
     "lookup-pages": { type: "string" },
     "late-charges": { type: "string" },
+    "late-ms": { type: "string" },
     "merchant-releases": { type: "boolean" },
     "no-build": { type: "boolean" },
     keep: { type: "boolean" },
@@ -76,6 +77,13 @@ const LOOKUP_PAGES = intOption("lookup-pages", "CHAOS_LOOKUP_PAGES", Math.ceil((
  */
 const LATE_CHARGES = Number(args["late-charges"] ?? process.env.CHAOS_LATE_CHARGES ?? 0);
 if (!(LATE_CHARGES >= 0 && LATE_CHARGES <= 1)) fail(`--late-charges must be a probability between 0 and 1`);
+/** How late a late charge reaches the service, "min-max" ms. */
+const LATE_MS = String(args["late-ms"] ?? process.env.CHAOS_LATE_MS ?? "5000-8000")
+  .split("-")
+  .map(Number) as [number, number];
+if (LATE_MS.length !== 2 || !LATE_MS.every((value) => Number.isInteger(value) && value >= 0 && value <= 600_000) || LATE_MS[0] > LATE_MS[1]) {
+  fail(`--late-ms must be "min-max" in ms (at most 600000)`);
+}
 /** The merchant answers "needs review" with "No label was bought" (release) and Create label again. */
 const MERCHANT_RELEASES = Boolean(args["merchant-releases"] ?? process.env.CHAOS_MERCHANT_RELEASES === "1");
 const DATABASES = String(args.db ?? process.env.CHAOS_DB ?? "sqlite,postgresql")
@@ -148,6 +156,7 @@ function classify(status: number, text: string): string {
     ['"order.fulfillment.failed"', "fulfillment_failed"],
     ['"order.attach.refused"', "attach_refused"],
     ['"order.attempt.alreadySettled"', "already_settled"],
+    ['"order.attempt.released"', "released"],
     ['"problems"', "problems"],
   ];
   for (const [needle, kind] of keys) if (text.includes(needle)) return kind;
@@ -200,7 +209,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       const response = await fetch(`${sandbox.url}/__admin/faults`, { method: "POST", body: JSON.stringify(faults), signal: AbortSignal.timeout(5_000) });
       if (!response.ok) throw new Error(`sandbox faults: HTTP ${response.status}`);
     };
-    const proxy = await startFaultProxy({ target: sandbox.url, generate: 0.03, other: 0.02, slow: SLOW.probability, slowMs: SLOW.ms, late: LATE_CHARGES, random: prng(SEED + 2) });
+    const proxy = await startFaultProxy({ target: sandbox.url, generate: 0.03, other: 0.02, slow: SLOW.probability, slowMs: SLOW.ms, late: LATE_CHARGES, lateMs: LATE_MS, random: prng(SEED + 2) });
     closers.push(() => proxy.close());
     const seed = generateSeed(Math.max(ORDERS, 64));
     const emulator = await startShopifyEmulator({ port: 0, seed });
