@@ -43,6 +43,7 @@ const { values: args } = parseArgs({
     "late-charges": { type: "string" },
     "late-ms": { type: "string" },
     "merchant-releases": { type: "boolean" },
+    "no-token-expiry": { type: "boolean" },
     "no-build": { type: "boolean" },
     keep: { type: "boolean" },
   },
@@ -379,6 +380,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       campaignOver = true;
     });
     const expirer = (async () => {
+      if (args["no-token-expiry"]) return; // e.g. with --late-charges: a late call must still carry a valid token
       for (let round = 0; round < 100_000 && !campaignOver && Date.now() < deadline; round += 1) {
         await sleep(between(2_000, 8_000));
         if (campaignOver) break;
