@@ -79,6 +79,18 @@ describe("countCampaign", () => {
     expect(failures(verdict)).toEqual(["duplicateFulfillments=1", "duplicateNotifications=1"]);
   });
 
+  it("does not count the tracking update of an additional parcel, which names the first number again, as a second notice", () => {
+    const evidence = clean();
+    evidence.paidLabels.push({ id: "s2", customReference: "20261123-002" });
+    evidence.attempts.push(attempt("a2", A, "20261123-002", "CREATED", { labelIndex: 2, labelId: "l2" }));
+    evidence.labels.push(label("l2", A, "s2", "T2"));
+    evidence.shopify[0]!.fulfillments[0]!.trackingNumbers.push("T2");
+    evidence.shopify[0]!.notifications.push({ fulfillmentId: "f1", trackingNumbers: ["T1", "T2"] });
+    expect(countCampaign(evidence).duplicateNotifications).toBe(0);
+    evidence.shopify[0]!.notifications.push({ fulfillmentId: "f1", trackingNumbers: ["T1", "T2"] });
+    expect(countCampaign(evidence).duplicateNotifications).toBe(1);
+  });
+
   it("counts an attempted order with no label, no attempt and no refusal as lost", () => {
     const evidence = clean();
     evidence.answers[B] = undefined;

@@ -68,7 +68,7 @@ export interface Verdict {
   lostOrders: number;
   /** Must be 0: more than one live fulfillment in Shopify for one tracking number. */
   duplicateFulfillments: number;
-  /** Must be 0: more than one customer notification for one tracking number. */
+  /** Must be 0: more than one customer notification for one tracking number (the newest number it names). */
   duplicateNotifications: number;
   ends: Record<OrderEnd, number>;
   /** Labelled orders whose fulfillment is not (yet) in Shopify. */
@@ -166,7 +166,10 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
     }
     for (const notification of order.notifications) {
       if (preexisting.has(notification.fulfillmentId)) continue;
-      for (const number of notification.trackingNumbers) notificationKeys.push({ key: `${order.orderId}|${number}`, orderId: order.orderId });
+      // A notification is about the newest number it names: a tracking update for an additional parcel lists the
+      // fulfillment's earlier numbers too, and is not a second notice for those.
+      const newest = notification.trackingNumbers.at(-1);
+      if (newest) notificationKeys.push({ key: `${order.orderId}|${newest}`, orderId: order.orderId });
     }
   }
   const fulfillmentDuplicates = excess(countBy(fulfillmentKeys, (item) => item.key));

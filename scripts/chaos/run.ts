@@ -144,7 +144,7 @@ function bump(record: Record<string, number>, key: string, by = 1): void {
 
 /** The notice a single-fetch action answer carries (turbo-stream text; the message keys appear as strings). */
 function classify(status: number, text: string): string {
-  if (status >= 500) return `http ${status}`;
+  if (status >= 500) return /throttled/i.test(text) ? `http ${status} (Shopify throttled)` : `http ${status}`;
   if (status !== 200) return `http ${status}`;
   const keys: [string, string][] = [
     ['"order.created"', "labelled"],
