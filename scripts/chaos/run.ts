@@ -136,6 +136,8 @@ interface Stats {
   timedOut: boolean;
   startupMs: number[];
   spoiled: Record<string, number>;
+  /** The first answers with a 5xx status, cut short: what the merchant got instead of a page. */
+  errorSamples: string[];
 }
 
 function bump(record: Record<string, number>, key: string, by = 1): void {
@@ -173,7 +175,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
   let dropDatabase: (() => Promise<void>) | undefined;
   const closers: (() => Promise<unknown>)[] = [];
   const apps: AppProcess[] = [];
-  const stats: Stats = { posts: {}, answers: {}, tokenExpiries: 0, kills: 0, elapsedMs: 0, settleMs: 0, settled: false, timedOut: false, startupMs: [], spoiled: {} };
+  const stats: Stats = { posts: {}, answers: {}, tokenExpiries: 0, kills: 0, elapsedMs: 0, settleMs: 0, settled: false, timedOut: false, startupMs: [], spoiled: {}, errorSamples: [] };
   const started = performance.now();
   const deadline = Date.now() + TIME_LIMIT_MS;
   try {
@@ -270,7 +272,9 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
           body: new URLSearchParams(fields),
           signal: AbortSignal.timeout(30_000),
         });
-        kindOfAnswer = classify(response.status, await response.text());
+        const text = await response.text();
+        kindOfAnswer = classify(response.status, text);
+        if (response.status >= 500 && stats.errorSamples.length < 3) stats.errorSamples.push(text.replace(/\s+/g, " ").slice(0, 240));
       } catch {
         kindOfAnswer = "no answer";
       }
@@ -476,6 +480,7 @@ function report(kind: string, verdict: Verdict, stats: Stats): void {
   line("requests by intent", Object.entries(stats.posts).map(([key, n]) => `${key} ${n}`).join(", "));
   console.log(`  answers:`);
   for (const [key, n] of Object.entries(stats.answers).sort()) console.log(`    ${key.padEnd(36)} ${n}`);
+  for (const sample of stats.errorSamples) console.log(`  a 5xx answer: ${sample}`);
   console.log(`  must be 0:`);
   for (const name of MUST_BE_ZERO) {
     const examples = verdict.details[name].slice(0, 5);
