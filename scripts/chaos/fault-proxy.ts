@@ -127,3 +127,46 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       }),
   };
 }
+
+/** A loopback proxy that passes everything through and counts the answers whose body contains each pattern. */
+export async function startObservingProxy(target: string, patterns: string[]): Promise<{ url: string; seen: Record<string, number>; close(): Promise<void> }> {
+  const upstreamUrl = new URL(target);
+  const seen: Record<string, number> = Object.fromEntries(patterns.map((pattern) => [pattern, 0]));
+  const server = createServer((incoming, outgoing) => {
+    const upstream = httpRequest(
+      { host: upstreamUrl.hostname, port: upstreamUrl.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("error", () => outgoing.destroy());
+        answer.on("end", () => {
+          const body = Buffer.concat(chunks);
+          const text = body.toString("utf8");
+          for (const pattern of patterns) if (text.includes(pattern)) seen[pattern] = (seen[pattern] ?? 0) + 1;
+          const headers = { ...answer.headers };
+          delete headers["transfer-encoding"];
+          headers["content-length"] = String(body.length);
+          outgoing.writeHead(answer.statusCode ?? 502, headers);
+          outgoing.end(body);
+        });
+      },
+    );
+    upstream.on("error", () => outgoing.destroy());
+    incoming.on("error", () => upstream.destroy());
+    incoming.pipe(upstream);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -26,7 +26,7 @@ import { startShopifyEmulator } from "../../emulators/shopify-admin/server";
 import { AppProcess, freePort, root, sleep } from "./apps";
 import { buildFor, campaignClient, serverBuildFor } from "./build";
 import { countCampaign, failures, MUST_BE_ZERO, type CampaignEvidence, type MerchantAnswer, type ShopifyOrder, type Verdict } from "./count";
-import { startFaultProxy } from "./fault-proxy";
+import { startFaultProxy, startObservingProxy } from "./fault-proxy";
 
 const { values: args } = parseArgs({
   options: {
@@ -136,6 +136,8 @@ interface Stats {
   timedOut: boolean;
   startupMs: number[];
   spoiled: Record<string, number>;
+  /** Shopify answers that said THROTTLED or MAX_COST_EXCEEDED. */
+  shopifyRefusals: Record<string, number>;
   /** The first answers with a 5xx status, cut short: what the merchant got instead of a page. */
   errorSamples: string[];
 }
@@ -175,7 +177,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
   let dropDatabase: (() => Promise<void>) | undefined;
   const closers: (() => Promise<unknown>)[] = [];
   const apps: AppProcess[] = [];
-  const stats: Stats = { posts: {}, answers: {}, tokenExpiries: 0, kills: 0, elapsedMs: 0, settleMs: 0, settled: false, timedOut: false, startupMs: [], spoiled: {}, errorSamples: [] };
+  const stats: Stats = { posts: {}, answers: {}, tokenExpiries: 0, kills: 0, elapsedMs: 0, settleMs: 0, settled: false, timedOut: false, startupMs: [], spoiled: {}, errorSamples: [], shopifyRefusals: {} };
   const started = performance.now();
   const deadline = Date.now() + TIME_LIMIT_MS;
   try {
@@ -217,6 +219,9 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     const seed = generateSeed(Math.max(ORDERS, 64));
     const emulator = await startShopifyEmulator({ port: 0, seed });
     closers.push(() => emulator.close());
+    // The app reaches Shopify through an observer that counts throttled answers (the cost bucket at work).
+    const shopifyObserver = await startObservingProxy(emulator.url, ['"THROTTLED"', '"MAX_COST_EXCEEDED"']);
+    closers.push(() => shopifyObserver.close());
     const orders = (seed.shops[0]!.orders ?? []).slice(0, ORDERS).map((order) => ({ id: String(order.id), gid: `gid://shopify/Order/${order.id}` }));
 
     const shopifyReport = async (id: string): Promise<ShopifyOrder> => {
@@ -238,7 +243,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     const appEnv: Record<string, string> = {
       NODE_ENV: "test", // demo mode refuses production; remix-serve's "development" would watch for rebuilds
       ETIQUETTE_DEMO: "1",
-      SHOPIFY_ADMIN_EMULATOR_URL: emulator.url,
+      SHOPIFY_ADMIN_EMULATOR_URL: shopifyObserver.url,
       SHOPIFY_API_KEY: "etiquette-demo",
       SHOPIFY_API_SECRET: "etiquette-demo-secret",
       SHOPIFY_APP_URL: "http://127.0.0.1",
@@ -457,6 +462,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     stats.kills = apps.reduce((n, app) => n + app.kills, 0);
     stats.startupMs = apps.flatMap((app) => app.startupMs);
     stats.spoiled = { ...proxy.spoiled };
+    stats.shopifyRefusals = { ...shopifyObserver.seen };
     return { verdict: countCampaign(evidence), stats };
   } catch (error) {
     return { error: `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n(logs in ${dir})` };
@@ -477,6 +483,7 @@ function report(kind: string, verdict: Verdict, stats: Stats): void {
   line("app start (production build), median", `${(median(stats.startupMs) / 1000).toFixed(2)} s over ${stats.startupMs.length} starts`);
   line("token expiries forced", stats.tokenExpiries);
   line("malformed answers (proxy)", Object.entries(stats.spoiled).map(([key, n]) => `${key} ${n}`).join(", ") || "0");
+  line("Shopify answers throttled / too costly", `${stats.shopifyRefusals['"THROTTLED"'] ?? 0} / ${stats.shopifyRefusals['"MAX_COST_EXCEEDED"'] ?? 0}`);
   line("requests by intent", Object.entries(stats.posts).map(([key, n]) => `${key} ${n}`).join(", "));
   console.log(`  answers:`);
   for (const [key, n] of Object.entries(stats.answers).sort()) console.log(`    ${key.padEnd(36)} ${n}`);
