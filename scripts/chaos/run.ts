@@ -44,6 +44,7 @@ const { values: args } = parseArgs({
     "late-ms": { type: "string" },
     "merchant-releases": { type: "boolean" },
     "no-token-expiry": { type: "boolean" },
+    "log-errors": { type: "boolean" },
     "no-build": { type: "boolean" },
     keep: { type: "boolean" },
   },
@@ -240,8 +241,20 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     const preexistingFulfillments: string[] = [];
     for (const order of orders) for (const f of (await shopifyReport(order.id)).fulfillments) preexistingFulfillments.push(f.id);
 
+    // --log-errors: NODE_ENV=development, so Remix logs each route error to the app's log (in "test" it stays silent);
+    // remix-serve then pings a dev server on start, played here by a loopback listener that answers 200.
+    let devOrigin = "";
+    if (args["log-errors"]) {
+      const { createServer } = await import("node:http");
+      const dev = createServer((request, response) => response.end("ok"));
+      await new Promise<void>((resolve) => dev.listen(0, "127.0.0.1", () => resolve()));
+      const address = dev.address();
+      devOrigin = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      closers.push(() => new Promise((resolve) => dev.close(resolve)));
+    }
     const appEnv: Record<string, string> = {
-      NODE_ENV: "test", // demo mode refuses production; remix-serve's "development" would watch for rebuilds
+      ...(devOrigin ? { REMIX_DEV_ORIGIN: devOrigin } : {}),
+      NODE_ENV: devOrigin ? "development" : "test", // demo mode refuses production
       ETIQUETTE_DEMO: "1",
       SHOPIFY_ADMIN_EMULATOR_URL: shopifyObserver.url,
       SHOPIFY_API_KEY: "etiquette-demo",
