@@ -5,7 +5,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "node_modules/", "app/generated/", "app/types/", "public/build/", ".cache/", "extensions/*/dist/", "coverage/"] },
+  { ignores: ["build/", "node_modules/", "app/generated/", "app/types/", "public/build/", ".cache/", "extensions/*/dist/", "coverage/", ".tmp/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

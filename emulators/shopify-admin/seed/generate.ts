@@ -33,7 +33,7 @@ function prng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const random = prng(20261001);
+let random = prng(20261001);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 const V = {
@@ -188,121 +188,137 @@ const explicit: [string, Scenario][] = [
 
 const cycleAddresses = ["paris", "lyon", "berlin", "brussels", "madrid", "rome", "amsterdam", "geneva", "london", "newYork", "toronto", "oslo", "edinburgh", "paris", "nice", "lille"];
 const physical = [V.petitPrince, V.atlas, V.carnet, V.sencha, V.darjeeling, V.verveine, V.bol, V.theiere, V.tasse, V.tshirtS, V.tshirtM, V.tshirtL, V.pull, V.tote];
-const generated: [string, Scenario][] = [];
-for (let i = 0; generated.length + explicit.length < 64; i++) {
-  const count = 1 + Math.floor(random() * 3);
-  const lines = new Map<number, number>();
-  for (let l = 0; l < count; l++) {
-    const variant = pick(physical);
-    lines.set(variant, (lines.get(variant) ?? 0) + 1 + Math.floor(random() * 2));
+/** The default seed's orders: what `npm run demo` shows. */
+export const DEFAULT_ORDER_COUNT = 64;
+
+/**
+ * The seed with `orderCount` orders (at least the hand-written scenarios). The default count gives default.json;
+ * larger counts (the fault campaign, `npm run chaos`) add generated orders after the same first ones.
+ */
+export function generateSeed(orderCount: number = DEFAULT_ORDER_COUNT): Seed {
+  random = prng(20261001);
+  const generated: [string, Scenario][] = [];
+  for (let i = 0; generated.length + explicit.length < orderCount; i++) {
+    const count = 1 + Math.floor(random() * 3);
+    const lines = new Map<number, number>();
+    for (let l = 0; l < count; l++) {
+      const variant = pick(physical);
+      lines.set(variant, (lines.get(variant) ?? 0) + 1 + Math.floor(random() * 2));
+    }
+    const fulfilled = i % 9 === 4 ? "all" : i % 11 === 7 ? "partial" : undefined;
+    generated.push([cycleAddresses[i % cycleAddresses.length]!, { at: "", lines: [...lines].map(([variant, quantity]) => ({ variant, quantity })), fulfilled, cancelled: i === 17 }]);
   }
-  const fulfilled = i % 9 === 4 ? "all" : i % 11 === 7 ? "partial" : undefined;
-  generated.push([cycleAddresses[i % cycleAddresses.length]!, { at: "", lines: [...lines].map(([variant, quantity]) => ({ variant, quantity })), fulfilled, cancelled: i === 17 }]);
-}
 
-// Interleave: explicit scenarios first in time order is less realistic; spread them through the list.
-const all: [string, Scenario][] = [];
-const total = explicit.length + generated.length;
-let e = 0;
-let g = 0;
-for (let i = 0; i < total; i++) {
-  if (e < explicit.length && (i % 2 === 0 || g >= generated.length)) all.push(explicit[e++]!);
-  else all.push(generated[g++]!);
-}
-void scenarios;
+  // Interleave: explicit scenarios first in time order is less realistic; spread them through the list.
+  const all: [string, Scenario][] = [];
+  const total = explicit.length + generated.length;
+  let e = 0;
+  let g = 0;
+  for (let i = 0; i < total; i++) {
+    if (e < explicit.length && (i % 2 === 0 || g >= generated.length)) all.push(explicit[e++]!);
+    else all.push(generated[g++]!);
+  }
+  void scenarios;
 
-const start = Date.UTC(2026, 9, 1, 7, 30, 0); // 2026-10-01T07:30:00Z
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-const cents = (decimal: string) => Math.round(Number(decimal) * 100);
-const decimal = (value: number) => (value / 100).toFixed(2);
+  const start = Date.UTC(2026, 9, 1, 7, 30, 0); // 2026-10-01T07:30:00Z
+  const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+  const cents = (decimal: string) => Math.round(Number(decimal) * 100);
+  const decimal = (value: number) => (value / 100).toFixed(2);
 
-let lineId = 13_000_000_001;
-const orders = all.map(([addressKey, scenario], index) => {
-  const number = 1001 + index;
-  const createdMs = start + index * 17 * 3600_000 + Math.floor(random() * 3600_000);
-  const address = ADDRESSES[addressKey]!;
-  const country = address.countryCode;
-  const currency = CURRENCY[country];
-  const lineItems = scenario.lines.map((line) => {
-    const rate = EU.has(country) && addressKey !== "canarias" && addressKey !== "reunionAsFr" ? (line.variant !== null && BOOKS.has(line.variant) ? 0.055 : 0.2) : 0;
+  let lineId = 13_000_000_001;
+  const orders = all.map(([addressKey, scenario], index) => {
+    const number = 1001 + index;
+    const createdMs = start + index * 17 * 3600_000 + Math.floor(random() * 3600_000);
+    const address = ADDRESSES[addressKey]!;
+    const country = address.countryCode;
+    const currency = CURRENCY[country];
+    const lineItems = scenario.lines.map((line) => {
+      const rate = EU.has(country) && addressKey !== "canarias" && addressKey !== "reunionAsFr" ? (line.variant !== null && BOOKS.has(line.variant) ? 0.055 : 0.2) : 0;
+      return {
+        id: lineId++,
+        variantId: line.variant,
+        ...(line.title ? { title: line.title } : {}),
+        ...(line.price ? { price: line.price } : {}),
+        quantity: line.quantity,
+        ...(line.removedQuantity ? { removedQuantity: line.removedQuantity } : {}),
+        ...(line.unitDiscount ? { unitDiscount: line.unitDiscount } : {}),
+        ...(line.orderDiscount ? { orderDiscount: line.orderDiscount } : {}),
+        taxRate: rate,
+      };
+    });
+    const subtotal = scenario.lines.reduce((sum, line) => sum + cents(line.price ?? PRICES.get(line.variant ?? 0) ?? "0") * line.quantity, 0);
+    const needsShipping = scenario.lines.some((line) => line.variant === null || ![V.epub, V.giftCard25, V.giftCard50, V.atelier].includes(line.variant as never));
+    const email = scenario.noEmail
+      ? null
+      : `${(address.firstName ?? "client").normalize("NFD").replace(/[^a-zA-Z]/g, "").toLowerCase() || "client"}.${number}@example.com`;
+    const createdAt = iso(createdMs);
+    const fulfillAt = iso(createdMs + 26 * 3600_000);
+    const fulfillments: NonNullable<Seed["shops"][number]["orders"]>[number]["fulfillments"] = [];
+    if (scenario.fulfilled === "all") {
+      fulfillments.push({ createdAt: fulfillAt, trackingCompany: "Colissimo", trackingNumber: `6A${String(10_000_000_000 + number * 7919).slice(0, 11)}`, trackingUrl: `https://www.laposte.fr/outils/suivre-vos-envois?code=6A${number}` });
+    } else if (scenario.fulfilled === "partial") {
+      const first = lineItems[0]!;
+      fulfillments.push({ createdAt: fulfillAt, trackingCompany: "Colissimo", trackingNumber: `6A${String(20_000_000_000 + number * 104729).slice(0, 11)}`, trackingUrl: null, lineItems: [{ lineItemId: first.id, quantity: Math.max(1, Math.floor(first.quantity / 2)) }] });
+    } else if (scenario.fulfilled === "cancelled-fulfillment") {
+      fulfillments.push({ createdAt: fulfillAt, status: "CANCELLED", trackingCompany: "Colissimo", trackingNumber: "6A99999999999", trackingUrl: null });
+    }
     return {
-      id: lineId++,
-      variantId: line.variant,
-      ...(line.title ? { title: line.title } : {}),
-      ...(line.price ? { price: line.price } : {}),
-      quantity: line.quantity,
-      ...(line.removedQuantity ? { removedQuantity: line.removedQuantity } : {}),
-      ...(line.unitDiscount ? { unitDiscount: line.unitDiscount } : {}),
-      ...(line.orderDiscount ? { orderDiscount: line.orderDiscount } : {}),
-      taxRate: rate,
+      id: 7_100_000_000 + number,
+      number,
+      createdAt,
+      email,
+      phone: address.phone,
+      customer: { id: 8_200_000_000 + number, firstName: address.firstName, lastName: address.lastName, email, phone: address.phone },
+      ...(currency ? { presentmentCurrencyCode: currency.code, exchangeRate: currency.rate } : {}),
+      shippingAddress: scenario.noShippingAddress || !needsShipping ? null : address,
+      billingAddress: address,
+      shippingLine: needsShipping ? shippingFor(country, subtotal) : null,
+      lineItems,
+      fulfillments,
+      ...(scenario.cancelled ? { cancelledAt: iso(createdMs + 5 * 3600_000), cancelReason: "CUSTOMER" as const } : {}),
+      ...(scenario.closed ? { closedAt: iso(createdMs + 30 * 3600_000) } : {}),
+      ...(scenario.test ? { test: true } : {}),
+      ...(scenario.note ? { note: scenario.note } : {}),
+      ...(scenario.tags ? { tags: scenario.tags } : {}),
+      financialStatus: scenario.cancelled ? ("REFUNDED" as const) : ("PAID" as const),
     };
   });
-  const subtotal = scenario.lines.reduce((sum, line) => sum + cents(line.price ?? PRICES.get(line.variant ?? 0) ?? "0") * line.quantity, 0);
-  const needsShipping = scenario.lines.some((line) => line.variant === null || ![V.epub, V.giftCard25, V.giftCard50, V.atelier].includes(line.variant as never));
-  const email = scenario.noEmail
-    ? null
-    : `${(address.firstName ?? "client").normalize("NFD").replace(/[^a-zA-Z]/g, "").toLowerCase() || "client"}.${number}@example.com`;
-  const createdAt = iso(createdMs);
-  const fulfillAt = iso(createdMs + 26 * 3600_000);
-  const fulfillments: NonNullable<Seed["shops"][number]["orders"]>[number]["fulfillments"] = [];
-  if (scenario.fulfilled === "all") {
-    fulfillments.push({ createdAt: fulfillAt, trackingCompany: "Colissimo", trackingNumber: `6A${String(10_000_000_000 + number * 7919).slice(0, 11)}`, trackingUrl: `https://www.laposte.fr/outils/suivre-vos-envois?code=6A${number}` });
-  } else if (scenario.fulfilled === "partial") {
-    const first = lineItems[0]!;
-    fulfillments.push({ createdAt: fulfillAt, trackingCompany: "Colissimo", trackingNumber: `6A${String(20_000_000_000 + number * 104729).slice(0, 11)}`, trackingUrl: null, lineItems: [{ lineItemId: first.id, quantity: Math.max(1, Math.floor(first.quantity / 2)) }] });
-  } else if (scenario.fulfilled === "cancelled-fulfillment") {
-    fulfillments.push({ createdAt: fulfillAt, status: "CANCELLED", trackingCompany: "Colissimo", trackingNumber: "6A99999999999", trackingUrl: null });
-  }
-  return {
-    id: 7_100_000_000 + number,
-    number,
-    createdAt,
-    email,
-    phone: address.phone,
-    customer: { id: 8_200_000_000 + number, firstName: address.firstName, lastName: address.lastName, email, phone: address.phone },
-    ...(currency ? { presentmentCurrencyCode: currency.code, exchangeRate: currency.rate } : {}),
-    shippingAddress: scenario.noShippingAddress || !needsShipping ? null : address,
-    billingAddress: address,
-    shippingLine: needsShipping ? shippingFor(country, subtotal) : null,
-    lineItems,
-    fulfillments,
-    ...(scenario.cancelled ? { cancelledAt: iso(createdMs + 5 * 3600_000), cancelReason: "CUSTOMER" as const } : {}),
-    ...(scenario.closed ? { closedAt: iso(createdMs + 30 * 3600_000) } : {}),
-    ...(scenario.test ? { test: true } : {}),
-    ...(scenario.note ? { note: scenario.note } : {}),
-    ...(scenario.tags ? { tags: scenario.tags } : {}),
-    financialStatus: scenario.cancelled ? ("REFUNDED" as const) : ("PAID" as const),
-  };
-});
-void decimal;
+  void decimal;
 
-const seed: Seed = {
-  $comment: "Generated by emulators/shopify-admin/seed/generate.ts; edit the script, not this file.",
-  shops: [
-    {
-      domain: "etiquette-demo.myshopify.com",
-      accessToken: "shpat_etiquette_demo",
-      appId: "310000000001",
-      name: "Maison Étiquette",
-      email: "boutique@maison-etiquette.example",
-      currencyCode: "EUR",
-      ianaTimezone: "Europe/Paris",
-      taxesIncluded: true,
-      weightUnit: "KILOGRAMS",
-      createdAt: "2025-03-14T09:00:00Z",
-      address: { firstName: null, lastName: null, company: "Maison Étiquette SAS", address1: "24 rue du Faubourg Saint-Antoine", address2: "Cour de l'Étoile d'Or", city: "Paris", zip: "75012", countryCode: "FR", phone: "+33 1 43 00 00 00" },
-      location: {
-        id: 71000001,
-        name: "Atelier Paris 12e",
+  const seed: Seed = {
+    $comment: "Generated by emulators/shopify-admin/seed/generate.ts; edit the script, not this file.",
+    shops: [
+      {
+        domain: "etiquette-demo.myshopify.com",
+        accessToken: "shpat_etiquette_demo",
+        appId: "310000000001",
+        name: "Maison Étiquette",
+        email: "boutique@maison-etiquette.example",
+        currencyCode: "EUR",
+        ianaTimezone: "Europe/Paris",
+        taxesIncluded: true,
+        weightUnit: "KILOGRAMS",
+        createdAt: "2025-03-14T09:00:00Z",
         address: { firstName: null, lastName: null, company: "Maison Étiquette SAS", address1: "24 rue du Faubourg Saint-Antoine", address2: "Cour de l'Étoile d'Or", city: "Paris", zip: "75012", countryCode: "FR", phone: "+33 1 43 00 00 00" },
+        location: {
+          id: 71000001,
+          name: "Atelier Paris 12e",
+          address: { firstName: null, lastName: null, company: "Maison Étiquette SAS", address1: "24 rue du Faubourg Saint-Antoine", address2: "Cour de l'Étoile d'Or", city: "Paris", zip: "75012", countryCode: "FR", phone: "+33 1 43 00 00 00" },
+        },
+        products,
+        orders,
       },
-      products,
-      orders,
-    },
-  ],
-};
+    ],
+  };
 
-parseSeed(seed, "generated default seed");
-const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "default.json");
-fs.writeFileSync(out, JSON.stringify(seed, null, 2) + "\n");
-console.log(`wrote ${out}: ${orders.length} orders, ${products.length} products`);
+  parseSeed(seed, "generated seed");
+  return seed;
+}
+
+// Run as a script: write default.json. Imported (the fault campaign): nothing is written.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const seed = generateSeed();
+  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "default.json");
+  fs.writeFileSync(out, JSON.stringify(seed, null, 2) + "\n");
+  console.log(`wrote ${out}: ${seed.shops[0]!.orders?.length ?? 0} orders, ${products.length} products`);
+}

@@ -1,0 +1,218 @@
+/**
+ * The fault campaign's verdict, as pure functions: given what the label sandbox charged, what the app's database
+ * holds, what the Shopify emulator recorded and what the campaign's merchant saw, count duplicates, lost orders and
+ * how each attempted order ended. No I/O here, so the counting itself is tested (count.test.ts).
+ */
+
+/** A label the sandbox stored, i.e. charged (GET /__admin/labels). */
+export interface PaidLabel {
+  id: string;
+  customReference: string;
+}
+
+/** A PurchaseAttempt row (only what the verdict reads). */
+export interface AttemptRow {
+  id: string;
+  orderId: string;
+  labelIndex: number;
+  customReference: string;
+  /** PENDING | CREATED | REJECTED | UNKNOWN | NEEDS_REVIEW */
+  status: string;
+  labelId: string | null;
+}
+
+/** A Label row (only what the verdict reads). */
+export interface LabelRow {
+  id: string;
+  orderId: string;
+  serviceLabelId: string;
+  trackingNumber: string;
+  /** PENDING | IN_PROGRESS | CREATED | FAILED */
+  fulfillmentStatus: string;
+}
+
+/** One order as the Shopify emulator reports it (GET /__admin/orders/<id>). */
+export interface ShopifyOrder {
+  orderId: string;
+  fulfillments: { id: string; status: string; trackingNumbers: string[] }[];
+  notifications: { fulfillmentId: string; trackingNumbers: string[] }[];
+}
+
+/** What the campaign's merchant last saw for an order, when it was a definite answer. */
+export type MerchantAnswer = "labelled" | "problems" | "rejected" | "pending" | "review" | "in_progress";
+
+export interface CampaignEvidence {
+  /** Order GIDs the campaign clicked Create label on. */
+  attempted: string[];
+  paidLabels: PaidLabel[];
+  attempts: AttemptRow[];
+  labels: LabelRow[];
+  shopify: ShopifyOrder[];
+  /** Fulfillment ids that existed before the campaign (the seed's own), never counted. */
+  preexistingFulfillments: string[];
+  /** The last definite answer per order GID (a refusal with problems leaves no row in the database). */
+  answers: Record<string, MerchantAnswer | undefined>;
+}
+
+export type OrderEnd = "labelled" | "refused" | "review" | "pending" | "lost";
+
+export interface Verdict {
+  attempted: number;
+  /** Must be 0: more than one paid label for one order slot (order + label number the merchant asked for). */
+  duplicateLabels: number;
+  /** Must be 0: paid labels whose reference no attempt of the app holds (money spent without a record). */
+  orphanPaidLabels: number;
+  /** Must be 0: a paid label behind an attempt the app recorded as refused (its slot was given back). */
+  paidButRefused: number;
+  /** Must be 0: attempted orders that ended neither labelled, refused with a reason, in review nor pending. */
+  lostOrders: number;
+  /** Must be 0: more than one live fulfillment in Shopify for one tracking number. */
+  duplicateFulfillments: number;
+  /** Must be 0: more than one customer notification for one tracking number (the newest number it names). */
+  duplicateNotifications: number;
+  ends: Record<OrderEnd, number>;
+  /** Labelled orders whose fulfillment is not (yet) in Shopify. */
+  labelledNotFulfilled: number;
+  /** Paid labels the app has not stored (the orders are in review or still being reconciled). */
+  paidNotStored: number;
+  /** Their orders, with the status of the attempt that bought them. */
+  paidNotStoredOrders: string[];
+  /** Order GIDs behind each must-be-zero count, for the report. */
+  details: Record<MustBeZero, string[]>;
+}
+
+export const MUST_BE_ZERO = [
+  "duplicateLabels",
+  "orphanPaidLabels",
+  "paidButRefused",
+  "lostOrders",
+  "duplicateFulfillments",
+  "duplicateNotifications",
+] as const;
+export type MustBeZero = (typeof MUST_BE_ZERO)[number];
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
+function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
+}
+
+/** Σ (n - 1) over the groups holding more than one item, and the groups' keys. */
+function excess(counts: Map<string, number>): { total: number; keys: string[] } {
+  let total = 0;
+  const keys: string[] = [];
+  for (const [key, n] of counts) {
+    if (n > 1) {
+      total += n - 1;
+      keys.push(key);
+    }
+  }
+  return { total, keys };
+}
+
+/** How one attempted order ended, from its rows and the merchant's last definite answer. */
+export function orderEnd(
+  attempts: AttemptRow[],
+  labels: LabelRow[],
+  answer: MerchantAnswer | undefined,
+): OrderEnd {
+  if (labels.length > 0) return "labelled";
+  if (attempts.some((attempt) => attempt.status === "NEEDS_REVIEW")) return "review";
+  if (attempts.some((attempt) => attempt.status === "UNKNOWN" || attempt.status === "PENDING")) return "pending";
+  // Every attempt refused (slot released, the reason stored), or refused before buying (the mapper's problems).
+  if (attempts.length > 0 && attempts.every((attempt) => attempt.status === "REJECTED")) return "refused";
+  if (attempts.length === 0 && answer === "problems") return "refused";
+  return "lost";
+}
+
+export function countCampaign(evidence: CampaignEvidence): Verdict {
+  const attemptByReference = new Map(evidence.attempts.map((attempt) => [attempt.customReference, attempt]));
+
+  // Paid labels per order slot. A slot is (order, label number); a second paid label in one slot was not asked for.
+  const orphans: PaidLabel[] = [];
+  const bySlot = new Map<string, number>();
+  const slotOrder = new Map<string, string>();
+  const paidButRefused: string[] = [];
+  const storedServiceIds = new Set(evidence.labels.map((label) => label.serviceLabelId));
+  const paidNotStoredOrders: string[] = [];
+  for (const paid of evidence.paidLabels) {
+    const attempt = attemptByReference.get(paid.customReference);
+    if (!attempt) {
+      orphans.push(paid);
+      continue;
+    }
+    const slot = `${attempt.orderId}|${attempt.labelIndex}`;
+    bySlot.set(slot, (bySlot.get(slot) ?? 0) + 1);
+    slotOrder.set(slot, attempt.orderId);
+    if (attempt.status === "REJECTED") paidButRefused.push(attempt.orderId);
+    if (!storedServiceIds.has(paid.id)) paidNotStoredOrders.push(`${attempt.orderId} (attempt ${attempt.id} ${attempt.status})`);
+  }
+  const duplicates = excess(bySlot);
+
+  // Live fulfillments and notifications per tracking number (each label has its own tracking number).
+  const preexisting = new Set(evidence.preexistingFulfillments);
+  const fulfillmentKeys: { key: string; orderId: string }[] = [];
+  const notificationKeys: { key: string; orderId: string }[] = [];
+  for (const order of evidence.shopify) {
+    for (const fulfillment of order.fulfillments) {
+      if (preexisting.has(fulfillment.id) || fulfillment.status === "CANCELLED") continue;
+      for (const number of fulfillment.trackingNumbers) fulfillmentKeys.push({ key: `${order.orderId}|${number}`, orderId: order.orderId });
+    }
+    for (const notification of order.notifications) {
+      if (preexisting.has(notification.fulfillmentId)) continue;
+      // A notification is about the newest number it names: a tracking update for an additional parcel lists the
+      // fulfillment's earlier numbers too, and is not a second notice for those.
+      const newest = notification.trackingNumbers.at(-1);
+      if (newest) notificationKeys.push({ key: `${order.orderId}|${newest}`, orderId: order.orderId });
+    }
+  }
+  const fulfillmentDuplicates = excess(countBy(fulfillmentKeys, (item) => item.key));
+  const notificationDuplicates = excess(countBy(notificationKeys, (item) => item.key));
+
+  const ends: Record<OrderEnd, number> = { labelled: 0, refused: 0, review: 0, pending: 0, lost: 0 };
+  const lost: string[] = [];
+  let labelledNotFulfilled = 0;
+  const attemptsByOrder = groupBy(evidence.attempts, (attempt) => attempt.orderId);
+  const labelsByOrder = groupBy(evidence.labels, (label) => label.orderId);
+  for (const orderId of new Set(evidence.attempted)) {
+    const labels = labelsByOrder.get(orderId) ?? [];
+    const end = orderEnd(attemptsByOrder.get(orderId) ?? [], labels, evidence.answers[orderId]);
+    ends[end] += 1;
+    if (end === "lost") lost.push(orderId);
+    if (end === "labelled" && labels.some((label) => label.fulfillmentStatus !== "CREATED")) labelledNotFulfilled += 1;
+  }
+
+  const orderOf = (key: string) => key.split("|")[0]!;
+  return {
+    attempted: new Set(evidence.attempted).size,
+    duplicateLabels: duplicates.total,
+    orphanPaidLabels: orphans.length,
+    paidButRefused: paidButRefused.length,
+    lostOrders: lost.length,
+    duplicateFulfillments: fulfillmentDuplicates.total,
+    duplicateNotifications: notificationDuplicates.total,
+    ends,
+    labelledNotFulfilled,
+    paidNotStored: paidNotStoredOrders.length,
+    paidNotStoredOrders,
+    details: {
+      duplicateLabels: duplicates.keys.map((slot) => slotOrder.get(slot) ?? slot),
+      orphanPaidLabels: orphans.map((paid) => `reference ${paid.customReference} (label ${paid.id})`),
+      paidButRefused,
+      lostOrders: lost,
+      duplicateFulfillments: fulfillmentDuplicates.keys.map(orderOf),
+      duplicateNotifications: notificationDuplicates.keys.map(orderOf),
+    },
+  };
+}
+
+/** The must-be-zero counts that are not 0, as "name=count". */
+export function failures(verdict: Verdict): string[] {
+  return MUST_BE_ZERO.filter((name) => verdict[name] !== 0).map((name) => `${name}=${verdict[name]}`);
+}
