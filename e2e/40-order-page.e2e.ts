@@ -50,7 +50,7 @@ const CASES = [
     locale: "fr-FR" as const,
     timezoneId: "Europe/Paris",
     weightError: "Poids (g) doit être un nombre entier de 10 à 30000 g pour Colissimo",
-    domestic: "1013",
+    domestic: "1009",
   },
 ];
 
@@ -121,11 +121,12 @@ describe.each(CASES)("the order page in $locale ($timezoneId)", ({ lang, locale,
   it(`after the label is bought (#${domestic}), nothing is left 'to fix before buying'; CN23 says not required at home`, async () => {
     const journey = await openJourney(browser, { name: `order-bought-nothing-to-fix-${lang}`, locale, timezoneId });
     const { page } = journey;
-    await page.goto(`${demo.app}/app/orders/7100000${domestic}`);
+    await page.goto(`${demo.app}/app/orders/710000${domestic}`);
     await settled(page);
-    expect(await page.getByText(t("order.customs.notRequired")).count()).toBe(1);
     await journey.step("domestic-order");
+    expect(await page.getByText(t("order.customs.notRequired")).count()).toBe(1);
     await submit(page, () => page.getByRole("button", { name: t("order.create"), exact: true }).click());
+    await journey.step("create-label-answered");
     await page.getByText(t("order.created", { tracking: "" }).replace(/\s*\.$/, "").trim()).first().waitFor({ timeout: 20_000 });
     await page.locator("h2", { hasText: `${t("order.label.title")} · Colissimo Domicile sans signature` }).waitFor();
     await settled(page);
