@@ -14,5 +14,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     const code = await demo.stop();
     if (code !== 0) throw new Error(`the demo did not stop cleanly (exit ${code}):\n${demo.output()}`);
+    if (!demo.output().includes("demo: stopped")) throw new Error(`the demo did not say it stopped:\n${demo.output()}`);
   };
 }

@@ -26,11 +26,21 @@ export async function submit(page: Page, press: () => Promise<void>): Promise<vo
   await page.waitForFunction(() => document.querySelector(".Polaris-Button--loading") === null, undefined, { timeout: 60_000 });
 }
 
+/** The orders list's button that opens its search field (Polaris IndexFilters keeps the field folded). */
+export function searchButton(page: Page, lang: Lang): Locator {
+  return page.getByRole("button", { name: words(lang)("orders.search.label"), exact: true });
+}
+
+/** The orders list's search field (its label is its placeholder, hidden). */
+export function searchField(page: Page, lang: Lang): Locator {
+  return page.getByRole("textbox", { name: words(lang)("orders.search.placeholder"), exact: true });
+}
+
 /** The orders list, searched for one order by its name, as a merchant types it. */
 export async function searchOrder(page: Page, lang: Lang, order: string): Promise<void> {
-  const t = words(lang);
-  await page.getByLabel(t("orders.search.label")).fill(`#${order}`);
-  await page.getByLabel(t("orders.search.label")).press("Enter");
+  if (!(await searchField(page, lang).isVisible())) await searchButton(page, lang).click();
+  await searchField(page, lang).fill(`#${order}`);
+  await searchField(page, lang).press("Enter");
   await expect.poll(() => page.getByRole("link", { name: `#${order}`, exact: true }).count()).toBe(1);
   await settled(page);
 }

@@ -153,6 +153,8 @@ const ListFilters = memo(function ListFilters({
       onSelect={(index) => go({ tab: LIST_TABS[index] === "all" ? undefined : LIST_TABS[index] })}
       queryValue={query}
       queryPlaceholder={t("orders.search.placeholder")}
+      filteringAccessibilityLabel={t("orders.search.label")}
+      filteringAccessibilityTooltip={t("orders.search.label")}
       onQueryChange={setQuery}
       onQueryClear={() => {
         setQuery("");
