@@ -5,9 +5,12 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { mockAdmin } from "../../../test/helpers/mock-admin";
 import { createTestDatabaseUrl } from "../../../test/helpers/test-db";
+import { createPostgresTestDatabase } from "../../../test/helpers/test-postgres";
+import { DEFAULT_RECONCILE_TIMINGS } from "../../config.server";
 import { createPrismaClient } from "../../db.server";
 import type { ReconcilerDeps } from "../../labels/reconciler.server";
 import { createEmbeddedQueue } from "../embedded-queue.server";
+import { createPgBossQueue } from "../pgboss-queue.server";
 import { registerJobs } from "../registry";
 import { startJobQueue } from "../start.server";
 import type { JobQueue } from "../types";
@@ -16,12 +19,11 @@ import { RECONCILE_LABELS_JOB, reconcileLabelsJob, scheduleReconcileLabels } fro
 const database = createTestDatabaseUrl();
 const db = createPrismaClient(database.url);
 const queues: JobQueue[] = [];
-const clients: ReturnType<typeof createPrismaClient>[] = [];
 afterEach(async () => {
   for (const queue of queues.splice(0)) await queue.stop({ graceMs: 1000 });
-  for (const client of clients.splice(0)) await client.$disconnect();
   await db.job.deleteMany();
   await db.jobSchedule.deleteMany();
+  await db.purchaseAttempt.deleteMany();
 });
 afterAll(async () => {
   await db.$disconnect();
@@ -63,28 +65,6 @@ describe("the recurring reconciliation job", () => {
     await expect.poll(() => runs("completed")).toBe(1);
   });
 
-  it("runs one pass per interval when two instances share the database", async () => {
-    let clock = 1_000_000;
-    const intervalMs = 60_000;
-    const lookups: string[] = [];
-    // Two app processes: each its own connection to the one database file.
-    clients.push(createPrismaClient(database.url), createPrismaClient(database.url));
-    const instances = clients.map((client) => createEmbeddedQueue({ db: client, dialect: "sqlite", pollMs: 20, now: () => clock }));
-    queues.push(...instances);
-    for (const queue of instances) {
-      await registerJobs(queue, [reconcileLabelsJob(fakeDeps(lookups))]);
-      await scheduleReconcileLabels(queue, intervalMs);
-    }
-    for (const queue of instances) await queue.start();
-
-    for (let interval = 1; interval <= 3; interval++) {
-      await expect.poll(() => runs("completed")).toBe(interval);
-      await settle(); // many polls of both instances, none due
-      expect(await runs()).toBe(interval);
-      clock += intervalMs;
-    }
-  });
-
   it("restarted within an interval, an instance still runs a first pass at once", async () => {
     let clock = 1_000_000;
     const deps = fakeDeps([]);
@@ -118,4 +98,67 @@ describe("the recurring reconciliation job", () => {
     clock += 60_000;
     await expect.poll(() => runs("failed")).toBe(2);
   });
+});
+
+/**
+ * Two instances (each its own connection) on one queue database, both with the job scheduled, on a shared fake
+ * clock. The reconciler's data stay in this file's SQLite database (its clock is real, its backoff all zeros), so
+ * one purchase is looked up on every pass: the service sees exactly one lookup per interval.
+ */
+describe.each([
+  {
+    adapter: "embedded on SQLite",
+    order: 7,
+    async setup() {
+      const clients: ReturnType<typeof createPrismaClient>[] = [];
+      return {
+        makeQueue(now: () => number) {
+          const client = createPrismaClient(database.url);
+          clients.push(client);
+          return createEmbeddedQueue({ db: client, dialect: "sqlite", pollMs: 20, now });
+        },
+        async close() {
+          for (const client of clients) await client.$disconnect();
+        },
+      };
+    },
+  },
+  {
+    adapter: "pg-boss on PostgreSQL",
+    order: 8,
+    async setup() {
+      const { url, drop } = await createPostgresTestDatabase();
+      return {
+        makeQueue: (now: () => number) => createPgBossQueue({ databaseUrl: url, pollMs: 20, maintenanceIntervalSeconds: 1, now, onError: () => undefined }),
+        close: drop,
+      };
+    },
+  },
+])("two instances sharing a queue database ($adapter)", ({ setup, order }) => {
+  it("run one reconciliation pass per interval", async () => {
+    const fixture = await setup();
+    let clock = 1_000_000;
+    const intervalMs = 60_000;
+    const lookups: string[] = [];
+    const deps: ReconcilerDeps = { ...fakeDeps(lookups), timings: { ...DEFAULT_RECONCILE_TIMINGS, backoffMs: Array<number>(10).fill(0) } };
+    const instances = [fixture.makeQueue(() => clock), fixture.makeQueue(() => clock)];
+    try {
+      await unknownPurchase(order);
+      for (const queue of instances) {
+        await registerJobs(queue, [reconcileLabelsJob(deps)]);
+        await scheduleReconcileLabels(queue, intervalMs);
+      }
+      for (const queue of instances) await queue.start();
+
+      for (let interval = 1; interval <= 3; interval++) {
+        await expect.poll(() => lookups.filter((reference) => reference === `20261123-${order}`).length, { timeout: 15_000 }).toBe(interval);
+        await settle(); // many polls of both instances, none due
+        expect(lookups).toEqual(Array<string>(interval).fill(`20261123-${order}`));
+        clock += intervalMs;
+      }
+    } finally {
+      for (const queue of instances) await queue.stop({ graceMs: 1000 });
+      await fixture.close();
+    }
+  }, 60_000);
 });
