@@ -4,11 +4,11 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { bootReconciler } from "./labels/reconciler-boot.server";
+import { bootJobs } from "./jobs/boot.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
-// Purchases whose answer was lost are looked up in the label service's list in the background.
-bootReconciler();
+// The job queue, with the recurring reconciler: purchases whose answer was lost are looked up in the background.
+bootJobs();
 
 export const streamTimeout = 5000;
 

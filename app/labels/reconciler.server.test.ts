@@ -5,7 +5,7 @@ import { exampleLabelRequest } from "../label-service/__fixtures__/example-reque
 import type { LabelRequest } from "../label-service/contract";
 import { purchaseLabel, type LabelServicePort, type RemoteLabel } from "./purchase.server";
 import { FULFILLMENT_CLAIM_TIMEOUT_MS } from "./fulfill.server";
-import { reconcilerRunning, runDueReconciliations, startReconciler, stopReconciler } from "./reconciler.server";
+import { runDueReconciliations } from "./reconciler.server";
 
 const database = createTestDatabase();
 const db = database.prisma;
@@ -148,30 +148,5 @@ describe("labels stored but never pushed to Shopify (the process died in between
     expect(await runDueReconciliations(deps)).toEqual({ [label.id]: "fulfillment created (adopted)" });
     expect(admin.calls.map((call) => call.operationName)).not.toContain("FulfillmentCreate");
     expect(await db.label.findUniqueOrThrow({ where: { id: label.id } })).toMatchObject({ fulfillmentStatus: "CREATED", fulfillmentId: "gid://shopify/Fulfillment/77" });
-  });
-});
-
-describe("the background pass", () => {
-  it("runs a first pass as soon as it starts, and one process never runs two timers", async () => {
-    const attempt = await db.purchaseAttempt.create({
-      data: { shop: "g.myshopify.com", orderId: "gid://shopify/Order/95", orderName: "#95", environment: "staging", customReference: "20261123-095", orderSlot: "g|95|1", status: "UNKNOWN", nextReconcileAt: new Date(0), requestJson: JSON.stringify(request("20261123-095")) },
-    });
-    const passes: string[] = [];
-    const deps = {
-      db,
-      serviceFor: async () => ({ ...{ generateLabel: async () => ({ status: "unknown" as const, error: { message: "unused" } }) }, lookUpLabelByReference: async () => { passes.push("lookup"); return { status: "absent" as const }; } }),
-      adminFor: async () => mockAdmin({}),
-      notifyCustomerFor: async () => true,
-    };
-    try {
-      startReconciler(deps, 60_000);
-      startReconciler(deps, 60_000);
-      expect(reconcilerRunning()).toBe(true);
-      await expect.poll(async () => (await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).reconcileCount).toBe(1);
-      expect(passes).toEqual(["lookup"]);
-    } finally {
-      stopReconciler();
-    }
-    expect(reconcilerRunning()).toBe(false);
   });
 });

@@ -1,13 +1,14 @@
 /**
- * Background reconciliation, one pass every RECONCILE_INTERVAL_MS in every app process:
+ * Background reconciliation, one pass every RECONCILE_INTERVAL_MS across all app instances (the recurring job
+ * app/jobs/handlers/reconcile-labels.job.ts, one run at a time):
  *  - purchases whose outcome is unknown: each due attempt is looked up in the service's label list (backoff in
  *    purchase.server.ts); a found label is stored and pushed to Shopify;
  *  - labels whose Shopify step is stuck (claimed or due, no outcome past FULFILLMENT_CLAIM_TIMEOUT_MS: the process
  *    died between storing the label and recording the fulfillment) are pushed again, adopting a fulfillment that
  *    already carries the tracking number;
  *  - order summaries whose write failed are written again.
- * The unique label slot and the fulfillment claim make concurrent runs harmless. The pass starts with the process
- * (reconciler-boot.server.ts), not with a request.
+ * The unique label slot and the fulfillment claim make concurrent runs harmless anyway. The first pass starts with
+ * the process (app/jobs/boot.server.ts), not with a request.
  */
 import { reconcileTimings, type ReconcileTimings } from "../config.server";
 import type { PrismaClient } from "../generated/prisma/client";
@@ -86,54 +87,4 @@ function unavailable(error: unknown): LabelServicePort {
     generateLabel: () => Promise.reject(new Error(reason)),
     lookUpLabelByReference: () => Promise.reject(new Error(reason)),
   };
-}
-
-interface RunningReconciler {
-  stop(): void;
-  intervalMs: number;
-}
-
-declare global {
-  // One timer per process, also across Vite dev-server module reloads (a reloaded module replaces it).
-  var __etiquetteReconciler: RunningReconciler | undefined;
-}
-
-/**
- * Starts the periodic pass for this process: a first pass right away (a purchase left unknown before a restart is
- * checked at boot), then one every RECONCILE_INTERVAL_MS. Calling it again replaces the running timer (a dev-server
- * reload brings new code), so a process never runs two. The timer never keeps the process alive.
- */
-export function startReconciler(deps: ReconcilerDeps, intervalMs = (deps.timings ?? reconcileTimings()).intervalMs): void {
-  globalThis.__etiquetteReconciler?.stop();
-  let running = false;
-  const pass = () => {
-    if (running) return;
-    running = true;
-    runDueReconciliations(deps)
-      .catch((error: unknown) => deps.log?.(`reconciler pass failed: ${String(error)}`))
-      .finally(() => {
-        running = false;
-      });
-  };
-  const first = setTimeout(pass, 0);
-  const timer = setInterval(pass, intervalMs);
-  first.unref();
-  timer.unref();
-  globalThis.__etiquetteReconciler = {
-    intervalMs,
-    stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      if (globalThis.__etiquetteReconciler === this) globalThis.__etiquetteReconciler = undefined;
-    },
-  };
-}
-
-/** Whether this process runs the background pass (for tests and diagnostics). */
-export function reconcilerRunning(): boolean {
-  return globalThis.__etiquetteReconciler !== undefined;
-}
-
-export function stopReconciler(): void {
-  globalThis.__etiquetteReconciler?.stop();
 }

@@ -17,7 +17,7 @@ const db = createPrismaClient(database.url);
 let server: ViteDevServer | undefined;
 
 afterAll(async () => {
-  globalThis.__etiquetteReconciler?.stop();
+  await globalThis.__etiquetteJobs?.stop(0);
   await server?.close();
   await db.$disconnect();
   database.cleanup();
@@ -51,5 +51,5 @@ it("the dev server starts the reconciler as soon as it listens, before any reque
   await expect
     .poll(async () => (await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).reconcileCount, { timeout: 90_000, interval: 500 })
     .toBe(1);
-  expect(globalThis.__etiquetteReconciler?.intervalMs).toBe(60_000);
+  expect(globalThis.__etiquetteJobs?.reconcileIntervalMs).toBe(60_000);
 }, 120_000);

@@ -1,0 +1,26 @@
+/**
+ * One app process's queue: created from the database URL (file: -> embedded, postgresql: -> pg-boss), every handler
+ * registered, the recurring reconciler scheduled, then started. Plain inputs, so tests start several "instances".
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import { appJobs, type AppJobDeps } from "./handlers";
+import { scheduleReconcileLabels } from "./handlers/reconcile-labels.job";
+import { createJobQueue } from "./index.server";
+import { registerJobs } from "./registry";
+import type { JobQueue } from "./types";
+
+export type StartJobQueueOptions = AppJobDeps & {
+  databaseUrl: string;
+  prisma: PrismaClient;
+  reconcileIntervalMs: number;
+  pollMs?: number;
+  onError?: (error: unknown) => void;
+};
+
+export async function startJobQueue(options: StartJobQueueOptions): Promise<JobQueue> {
+  const queue = createJobQueue({ databaseUrl: options.databaseUrl, prisma: options.prisma, pollMs: options.pollMs, onError: options.onError });
+  await registerJobs(queue, appJobs(options));
+  await scheduleReconcileLabels(queue, options.reconcileIntervalMs);
+  await queue.start();
+  return queue;
+}
