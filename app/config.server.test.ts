@@ -102,8 +102,9 @@ describe("reconciliation timings", () => {
         RECONCILE_INTERVAL_MS: "250",
         FULFILLMENT_CLAIM_TIMEOUT_MS: "1000",
         LABEL_LOOKUP_MAX_PAGES: "40",
+        RECONCILE_LATE_CHARGE_WINDOW_MS: "9000",
       }),
-    ).toEqual({ backoffMs: [0, 50, 200], staleAfterMs: 3_000, intervalMs: 250, claimTimeoutMs: 1_000, lookupMaxPages: 40 });
+    ).toEqual({ backoffMs: [0, 50, 200], staleAfterMs: 3_000, intervalMs: 250, claimTimeoutMs: 1_000, lookupMaxPages: 40, lateChargeWindowMs: 9_000 });
   });
 
   it("name a malformed value", () => {

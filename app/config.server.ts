@@ -52,6 +52,12 @@ export const reconcileEnvShape = {
    * own time; this only stops a list that never ends. A lookup stopped by the cap never counts as "not bought".
    */
   LABEL_LOOKUP_MAX_PAGES: z.coerce.number().int().positive().max(100_000).default(500),
+  /**
+   * A purchase the service did not answer (timeout, reset, a gateway error, a malformed answer) may still be
+   * processed, and charged, later. A lookup counts towards "no label was bought" only this long after the call
+   * (docs/decisions/0061).
+   */
+  RECONCILE_LATE_CHARGE_WINDOW_MS: z.coerce.number().int().min(0).default(600_000),
 };
 
 export const envSchema = z
@@ -153,6 +159,7 @@ export interface ReconcileTimings {
   intervalMs: number;
   claimTimeoutMs: number;
   lookupMaxPages: number;
+  lateChargeWindowMs: number;
 }
 
 function timingsOf(env: z.infer<typeof reconcileEnvSchema>): ReconcileTimings {
@@ -162,6 +169,7 @@ function timingsOf(env: z.infer<typeof reconcileEnvSchema>): ReconcileTimings {
     intervalMs: env.RECONCILE_INTERVAL_MS,
     claimTimeoutMs: env.FULFILLMENT_CLAIM_TIMEOUT_MS,
     lookupMaxPages: env.LABEL_LOOKUP_MAX_PAGES,
+    lateChargeWindowMs: env.RECONCILE_LATE_CHARGE_WINDOW_MS,
   };
 }
 

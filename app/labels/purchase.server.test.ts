@@ -1,3 +1,4 @@
+import { DEFAULT_RECONCILE_TIMINGS } from "../config.server";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { exampleLabelRequest } from "../label-service/__fixtures__/example-request";
@@ -390,7 +391,8 @@ describe("attaching a label found in the service's list", () => {
 
 describe("releasing the order ('No label was bought')", () => {
   async function unknownAttempt(lookups: LabelLookup[]) {
-    const service = fakeService([{ status: "unknown", error: { message: "HTTP 503" } }]);
+    // The service answered 503: it did not process the call, so no late charge can follow (decision 0061).
+    const service = fakeService([{ status: "unknown", error: { message: "HTTP 503", httpStatus: 503 } }]);
     service.lookUpLabelByReference = async () => lookups.shift() ?? { status: "absent" };
     const first = await purchaseLabel({ db, service }, input);
     if (first.status !== "unknown") throw new Error("expected unknown");
@@ -461,6 +463,49 @@ describe("releasing the order ('No label was bought')", () => {
     const later_ = await reconcileAttempt({ db, service, now: later(RECONCILE_BACKOFF_MS[1]!) }, SHOP, attempt.id);
     if (later_.status !== "pending") throw new Error(JSON.stringify(later_));
     expect(canRelease(later_.attempt)).toBe(true);
+  });
+
+  it("is never possible before the late-charge window when the service did not answer; the late label is adopted (chaos: #1002)", async () => {
+    // The call timed out; the service processed it 20 s later and charged it. Clicks and the background pass looked in
+    // between: none of those lookups may allow "No label was bought" (it would buy a second label).
+    const service = fakeService([{ status: "unknown", error: { message: "timeout" } }]);
+    let charged = false;
+    service.lookUpLabelByReference = async (reference) =>
+      charged ? { status: "found", label: { id: "LATE", reference: "JDLATE", custom_reference: reference } } : { status: "absent" };
+    let clock = new Date();
+    const now = () => clock;
+    const first = await purchaseLabel({ db, service, now }, input);
+    if (first.status !== "unknown") throw new Error("expected unknown");
+    for (let click = 0; click < 12; click += 1) {
+      clock = new Date(clock.getTime() + 1_500);
+      const checked = await reconcileAttempt({ db, service, now }, SHOP, first.attempt.id);
+      if (checked.status === "created") throw new Error("nothing was charged yet");
+      expect(canRelease(checked.attempt)).toBe(false);
+      expect(await releaseReviewedAttempt(db, SHOP, first.attempt.id)).toBeNull();
+    }
+    const beforeLate = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: first.attempt.id } });
+    // Clicks before the next scheduled try look, but use up no step of the backoff.
+    expect(beforeLate).toMatchObject({ status: "UNKNOWN", absentLookups: 0 });
+    expect(beforeLate.reconcileCount).toBeLessThanOrEqual(3);
+    expect(JSON.parse(beforeLate.errorJson ?? "{}")).toMatchObject({ message: expect.stringContaining("may still process it until") });
+    charged = true;
+    clock = new Date(clock.getTime() + 5_000);
+    expect((await reconcileAttempt({ db, service, now }, SHOP, first.attempt.id)).status).toBe("created");
+    expect(await db.label.count()).toBe(1);
+  });
+
+  it("counts lookups towards release once the late-charge window has passed", async () => {
+    const service = fakeService([{ status: "unknown", error: { message: "timeout" } }]);
+    let clock = new Date();
+    const now = () => clock;
+    const first = await purchaseLabel({ db, service, now }, input);
+    if (first.status !== "unknown") throw new Error("expected unknown");
+    clock = new Date(clock.getTime() + DEFAULT_RECONCILE_TIMINGS.lateChargeWindowMs + 1);
+    await reconcileAttempt({ db, service, now }, SHOP, first.attempt.id);
+    clock = new Date(clock.getTime() + 10_000);
+    const second = await reconcileAttempt({ db, service, now }, SHOP, first.attempt.id);
+    if (second.status !== "pending") throw new Error(JSON.stringify(second));
+    expect(canRelease(second.attempt)).toBe(true);
   });
 
   it("is never possible when the lookup failed (the service's list could not be read)", async () => {

@@ -169,6 +169,20 @@ export function canRelease(attempt: ReleaseView): boolean {
   return absenceProven(attempt) || (attempt.status === "NEEDS_REVIEW" && attempt.lastLookup === "unreferenced");
 }
 
+/**
+ * The service answered that it did not process the call (503 Service Unavailable): nothing can be charged later, so
+ * the lookups right after the answer may prove absence. Any other unknown outcome (no answer, a reset, a gateway
+ * 502/504, a 500, a malformed answer) may still be processed and charged late (decision 0061).
+ */
+export function answeredUnprocessed(error: Pick<OutcomeError, "httpStatus">): boolean {
+  return error.httpStatus === 503;
+}
+
+/** Until when a purchase that got no clear answer may still be charged: lookups before then prove nothing. */
+export function lateChargeHorizon(sentAt: Date, timings: Pick<ReconcileTimings, "lateChargeWindowMs">): Date {
+  return new Date(sentAt.getTime() + timings.lateChargeWindowMs);
+}
+
 /** How far back a lookup for this attempt reads the service's list. */
 export function lookupSince(attempt: Pick<PurchaseAttempt, "createdAt">): Date {
   return new Date(attempt.createdAt.getTime() - LOOKUP_CLOCK_MARGIN_MS);
@@ -255,6 +269,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   }
 
   let outcome: GenerateOutcome;
+  const sentAt = now();
   try {
     outcome = await deps.service.generateLabel(request);
   } catch (error) {
@@ -300,6 +315,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
       status: "UNKNOWN",
       errorJson: JSON.stringify(outcome.error),
       nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[0] ?? 0)),
+      absenceProofFrom: answeredUnprocessed(outcome.error) ? null : lateChargeHorizon(sentAt, timings),
     },
   });
   return { status: "unknown", attempt: unknown, error: outcome.error };
@@ -372,7 +388,16 @@ function knownServiceLabel(attempt: PurchaseAttempt): (RemoteLabel & { id: strin
 async function recordStep(
   db: PrismaClient,
   attempt: PurchaseAttempt,
-  data: { status: string; reconcileCount: number; absentLookups: number; lastLookup: LastLookup; lastLookupAt: Date; nextReconcileAt: Date | null; errorJson?: string },
+  data: {
+    status: string;
+    reconcileCount: number;
+    absentLookups: number;
+    lastLookup: LastLookup;
+    lastLookupAt: Date;
+    absenceProofFrom: Date | null;
+    nextReconcileAt: Date | null;
+    errorJson?: string;
+  },
 ): Promise<ReconcileResult> {
   const written = await db.purchaseAttempt.updateMany({ where: { id: attempt.id, status: attempt.status, labelId: null }, data });
   const fresh = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id }, include: { label: true } });
@@ -404,6 +429,15 @@ const ABSENT_NOTE: Note = {
   message: "the service's label list, read back to this purchase's time, holds no label with this reference",
   messageFr: "la liste des étiquettes du service, lue jusqu'à l'heure de cet achat, ne contient aucune étiquette avec cette référence",
 };
+
+/** An absent label while the service may still charge late: the note says until when, in UTC. */
+function notYetNote(until: Date): Note {
+  const at = `${until.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return {
+    message: `no label with this reference yet, but the service did not answer this purchase and may still process it until ${at}: the order can be released only after that`,
+    messageFr: `aucune étiquette avec cette référence pour l'instant, mais le service n'a pas répondu à cet achat et peut encore le traiter jusqu'à ${at} : la commande ne pourra être libérée qu'après`,
+  };
+}
 
 /** One reconciliation try for an UNKNOWN attempt: adopt the label if the service has it, else back off. */
 export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attemptId: string): Promise<ReconcileResult> {
@@ -437,17 +471,31 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
     return { status: "created", label };
   }
 
-  const tries = attempt.reconcileCount + 1;
-  // Only a lookup that read back to the attempt's time and found nothing counts towards releasing the order.
-  // Two lookups a moment apart, not twice the same instant (the background pass and "Check again" can coincide).
+  // A "Check again" before the next scheduled try looks, but does not use up a step of the backoff: clicks must not
+  // hurry an attempt into review (and its release) while a late answer may still come.
+  const early = attempt.status === "UNKNOWN" && attempt.nextReconcileAt !== null && now().getTime() < attempt.nextReconcileAt.getTime();
+  const tries = early ? attempt.reconcileCount : attempt.reconcileCount + 1;
+  // A purchase whose process died in flight may have been sent: it may still be charged late, like an unanswered one.
+  const absenceProofFrom = attempt.absenceProofFrom ?? (stalePending ? lateChargeHorizon(attempt.createdAt, timings) : null);
+  // Only a lookup that read back to the attempt's time and found nothing counts towards releasing the order, and only
+  // once a late charge is no longer possible. Two lookups a moment apart, not twice the same instant (the background
+  // pass and "Check again" can coincide).
   const spaced =
     attempt.absentLookups === 0 || !attempt.lastLookupAt || now().getTime() - attempt.lastLookupAt.getTime() >= (timings.backoffMs[1] ?? 0) / 2;
-  const absentLookups = lookup?.status === "absent" ? attempt.absentLookups + (spaced ? 1 : 0) : 0;
+  const late = absenceProofFrom === null || now().getTime() >= absenceProofFrom.getTime();
+  const absentLookups = lookup?.status === "absent" ? attempt.absentLookups + (spaced && late ? 1 : 0) : 0;
   const lastLookup: LastLookup = !lookup ? "failed" : lookup.status === "incomplete" ? lookup.reason : lookup.status;
   const lastLookupAt = now();
   const nextDelay = timings.backoffMs[tries];
   const outcomeNote: Note | undefined =
-    lookupError ?? (lookup?.status === "incomplete" ? incompleteNote(lookup) : lookup?.status === "absent" ? ABSENT_NOTE : undefined);
+    lookupError ??
+    (lookup?.status === "incomplete"
+      ? incompleteNote(lookup)
+      : lookup?.status === "absent"
+        ? late
+          ? ABSENT_NOTE
+          : notYetNote(absenceProofFrom!)
+        : undefined);
   const note: Note =
     ambiguity ??
     (found
@@ -464,6 +512,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
       absentLookups,
       lastLookup,
       lastLookupAt,
+      absenceProofFrom,
       nextReconcileAt: null,
       errorJson: JSON.stringify({ ...note, ...keep }),
     });
@@ -479,7 +528,8 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
     absentLookups,
     lastLookup,
     lastLookupAt,
-    nextReconcileAt: new Date(now().getTime() + nextDelay),
+    absenceProofFrom,
+    nextReconcileAt: early ? attempt.nextReconcileAt : new Date(now().getTime() + nextDelay),
     ...(pendingNote ? { errorJson: JSON.stringify({ ...pendingNote, ...keep }) } : {}),
   });
 }
