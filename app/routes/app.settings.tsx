@@ -77,7 +77,14 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = parseShippingSettingsFields(fields);
     if (!parsed.ok) {
       // Each error is shown under its field; the banner only says that nothing was saved.
-      return { intent: "saveShipping", ok: false as const, fieldErrors: parsed.fieldErrors, messageKey: "settings.shipping.notSaved" as const, values: { count: String(Object.keys(parsed.fieldErrors).length) } };
+      const count = Object.keys(parsed.fieldErrors).length;
+      return {
+        intent: "saveShipping",
+        ok: false as const,
+        fieldErrors: parsed.fieldErrors,
+        messageKey: count === 1 ? ("settings.shipping.notSavedOne" as const) : ("settings.shipping.notSaved" as const),
+        values: { count: String(count) },
+      };
     }
     await saveShippingSettings(db, shop, parsed.settings);
     return { intent: "saveShipping", ok: true as const, messageKey: "settings.saved" as const };

@@ -186,6 +186,9 @@ describe("settings route", () => {
     };
     expect(invalid.ok).toBe(false);
     expect(Object.keys(invalid.fieldErrors)).toContain("sender.phone");
+    // The summary agrees in number with how many fields are wrong ("1 champs sont à corriger" before).
+    const count = Object.keys(invalid.fieldErrors).length;
+    expect((invalid as unknown as { messageKey: string }).messageKey).toBe(count === 1 ? "settings.shipping.notSavedOne" : "settings.shipping.notSaved");
   });
 
   it("offers carrier services per zone from the sandbox once an account is saved", async () => {
