@@ -10,6 +10,7 @@ import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { getEnvironment } from "../settings/environment.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
+import type { ShippingSettings } from "../shipping/settings";
 import type { LabelEnvironment } from "./environments";
 import { toE164 } from "../shipping/phone";
 import { pushLabelToShopify, type FulfillResult } from "./fulfill.server";
@@ -287,7 +288,14 @@ function additionalProblem(code: "no_first_label" | "page_out_of_date", orderNam
  * checks the result, buys once, then creates the fulfillment. `additional` must be explicit to buy a second label.
  */
 export async function createLabelForOrder(
-  deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort & { carrierServices?: (country: string) => Promise<OfferedService[]> } },
+  deps: {
+    db: PrismaClient;
+    admin: AdminGraphqlClient;
+    service: LabelServicePort & { carrierServices?: (country: string) => Promise<OfferedService[]> };
+    /** Frozen by the caller (a bulk job keeps its creation's environment and settings); read from the shop when absent. */
+    environment?: LabelEnvironment;
+    settings?: ShippingSettings;
+  },
   input: {
     shop: string;
     orderId: string;
@@ -310,10 +318,10 @@ export async function createLabelForOrder(
     const holder = await slotHolder(db, input.shop, id, requestedIndex);
     if (holder) return { status: "purchase", purchase: holder };
   }
-  const [order, settings, { environment }] = await Promise.all([
+  const [order, settings, environment] = await Promise.all([
     fetchOrderForLabel(admin, id),
-    loadShippingSettings(db, input.shop),
-    getEnvironment(db, input.shop),
+    deps.settings ?? loadShippingSettings(db, input.shop),
+    deps.environment ?? getEnvironment(db, input.shop).then((state) => state.environment),
   ]);
   if (!order) {
     return {

@@ -1,0 +1,47 @@
+/**
+ * The per-shop labelling context (`LabelContext`), built from a request's admin (a page, an API call) or from the
+ * shop's offline session (a bulk job's item, the reconciler). The environment and settings may be given frozen (a
+ * bulk job's snapshot); otherwise they are the shop's current ones, read once here and not again per call.
+ */
+import db from "../db.server";
+import type { PrismaClient } from "../generated/prisma/client";
+import { getEnvironment } from "../settings/environment.server";
+import { loadShippingSettings } from "../settings/shipping-settings.server";
+import type { ShippingSettings } from "../shipping/settings";
+import { withShopifyBudget, type AdminGraphqlClient } from "../shopify/admin-client";
+import { unauthenticated } from "../shopify.server";
+import type { LabelEnvironment } from "./environments";
+import { labelServiceClientFor } from "./gateway.server";
+import type { LabelContext } from "./label-order.server";
+
+export interface ContextOptions {
+  environment?: LabelEnvironment;
+  settings?: ShippingSettings;
+  /** Replaces the label-service client (tests, the chaos campaign). */
+  service?: LabelContext["service"];
+  database?: PrismaClient;
+}
+
+/** From an authenticated request's admin client (already paced by the shop's budget, see requireAdmin). */
+export async function labelContextFromAdmin(shop: string, admin: AdminGraphqlClient, options: ContextOptions = {}): Promise<LabelContext> {
+  const database = options.database ?? db;
+  const [environment, settings] = await Promise.all([
+    options.environment ?? getEnvironment(database, shop).then((state) => state.environment),
+    options.settings ?? loadShippingSettings(database, shop),
+  ]);
+  let client: ReturnType<LabelContext["service"]> | undefined;
+  return {
+    shop,
+    db: database,
+    admin,
+    environment,
+    settings,
+    service: options.service ?? (() => (client ??= labelServiceClientFor(shop, environment))),
+  };
+}
+
+/** From the shop's offline session: background work (a job's item, the reconciler), which may wait longer for Shopify. */
+export async function labelContextForShop(shop: string, options: ContextOptions & { maxWaitMs?: number } = {}): Promise<LabelContext> {
+  const { admin } = await unauthenticated.admin(shop);
+  return labelContextFromAdmin(shop, withShopifyBudget(admin, { shop, maxWaitMs: options.maxWaitMs ?? 30_000 }), options);
+}
