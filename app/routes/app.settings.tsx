@@ -17,7 +17,7 @@ import { handleSettingsAction } from "../settings/settings-actions.server";
 import { ShippingSettingsCard, type ServiceOption } from "../components/ShippingSettingsCard";
 import type { FieldError } from "../settings/field-errors";
 import { labelServiceClientFor } from "../labels/gateway.server";
-import { loadShippingSettingsState, saveShippingSettings } from "../settings/shipping-settings.server";
+import { loadShippingSettingsState, saveShippingSettingsForm } from "../settings/shipping-settings.server";
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
 import { fetchShopAddress } from "../shopify/operations/shop-address";
 import { AppErrorPage } from "../components/AppErrorPage";
@@ -86,7 +86,7 @@ export async function action({ request }: ActionFunctionArgs) {
         values: { count: String(count) },
       };
     }
-    await saveShippingSettings(db, shop, parsed.settings);
+    await saveShippingSettingsForm(db, shop, parsed.settings);
     return { intent: "saveShipping", ok: true as const, messageKey: "settings.saved" as const };
   }
   return handleSettingsAction(

@@ -42,6 +42,7 @@ export default function AppLayout() {
               {t("nav.orders")}
             </Link>
             <Link to="/app/labels">{t("nav.labels")}</Link>
+            <Link to="/app/rules">{t("nav.rules")}</Link>
             <Link to="/app/settings">{t("nav.settings")}</Link>
             <Link to="/app/privacy">{t("nav.privacy")}</Link>
           </NavMenu>
@@ -59,7 +60,8 @@ export default function AppLayout() {
               <InlineStack gap="300">
                 <Link to="/app">{t("nav.orders")}</Link>
                 <Link to="/app/labels">{t("nav.labels")}</Link>
-                <Link to="/app/settings">{t("nav.settings")}</Link>
+                <Link to="/app/rules">{t("nav.rules")}</Link>
+            <Link to="/app/settings">{t("nav.settings")}</Link>
                 <Link to="/app/privacy">{t("nav.privacy")}</Link>
               </InlineStack>
             ) : null}

@@ -25,3 +25,23 @@ export async function saveShippingSettings(db: PrismaClient, shop: string, setti
   const settingsJson = JSON.stringify(shippingSettingsSchema.parse(settings));
   await db.shopSettings.upsert({ where: { shop }, create: { shop, settingsJson }, update: { settingsJson } });
 }
+
+/**
+ * Saves the Settings form: everything it edits, keeping what other pages edit (the shipping rules live on their own
+ * page, so the settings form never carries them and must not erase them).
+ */
+export async function saveShippingSettingsForm(db: PrismaClient, shop: string, fromForm: ShippingSettings): Promise<void> {
+  const current = await loadShippingSettingsState(db, shop);
+  await saveShippingSettings(db, shop, { ...fromForm, rules: current.configured ? current.settings.rules : fromForm.rules });
+}
+
+/**
+ * Saves the shipping rules alone (the rules page); the other settings stay as they are. False when the shop has not
+ * saved its settings yet: saving rules then would store the default sender as if the merchant had confirmed it.
+ */
+export async function saveShippingRules(db: PrismaClient, shop: string, rules: ShippingSettings["rules"]): Promise<boolean> {
+  const current = await loadShippingSettingsState(db, shop);
+  if (!current.configured) return false;
+  await saveShippingSettings(db, shop, { ...current.settings, rules });
+  return true;
+}

@@ -1,6 +1,7 @@
 /** The shop's shipping settings (stored per shop as JSON, validated with this schema). */
 import { z } from "zod";
 import { CN23_CATEGORIES, LABEL_FORMATS } from "../label-service/contract";
+import { shippingRulesSchema } from "./rules";
 
 const country = z.string().regex(/^[A-Z]{2}$/, "a two-letter country code, like FR");
 
@@ -49,6 +50,8 @@ export const shippingSettingsSchema = z.object({
   descriptionMaxLength: z.number().int().min(10).max(200).default(35),
   carriers: z.object({ domestic: carrierChoice, eu: carrierChoice, world: carrierChoice }),
   notifyCustomer: z.boolean().default(true),
+  /** Checkout rate -> carrier service rules, first match wins; the zone defaults above are the last rule. */
+  rules: shippingRulesSchema.default([]),
 });
 export type ShippingSettings = z.infer<typeof shippingSettingsSchema>;
 export type ShippingSettingsInput = z.input<typeof shippingSettingsSchema>;
