@@ -119,6 +119,8 @@ export async function stuckFulfillments(db: PrismaClient, now: Date, limit = 20,
 export type FulfillResult =
   | { status: "created"; label: Label; adopted: boolean }
   | { status: "in_progress" }
+  /** Shopify asked the app to slow down: nothing was sent, the step is PENDING again for the background pass. */
+  | { status: "busy"; label: Label; retryAfterMs: number }
   | { status: "failed"; label: Label; message: string; messageFr: string };
 
 export interface FulfillDeps {
@@ -219,10 +221,16 @@ export async function pushLabelToShopify(
     }
   } catch (error) {
     if (error instanceof ShopifyBusyError) {
-      return fail(
-        `Shopify is busy; the label is saved. Use Retry in a moment to send it to Shopify (order ${label.orderName})`,
-        `Shopify est occupé ; l'étiquette est enregistrée. Utilisez « Réessayer » dans un instant pour l'envoyer à Shopify (commande ${label.orderName})`,
-      );
+      // A throttled call is not executed: nothing reached Shopify. The step goes back to PENDING (not FAILED), so the
+      // background pass pushes it again once the claim timeout has passed, and the page offers Retry then.
+      const released = await db.label.update({
+        where: { id: label.id },
+        data: { fulfillmentStatus: "PENDING", fulfillmentError: storedNote(
+          `Shopify is busy; the label is saved. Use Retry in a moment to send it to Shopify (order ${label.orderName})`,
+          `Shopify est occupé ; l'étiquette est enregistrée. Utilisez « Réessayer » dans un instant pour l'envoyer à Shopify (commande ${label.orderName})`,
+        ) },
+      });
+      return { status: "busy", label: released, retryAfterMs: error.retryAfterMs };
     }
     if (error instanceof AdminApiError) return fail(error.message);
     await fail(error instanceof Error ? error.message : String(error));

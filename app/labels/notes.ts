@@ -23,3 +23,18 @@ export function readNote(stored: string | null | undefined): BilingualText | nul
     return { en: stored, fr: stored };
   }
 }
+
+/** The note's code and parameters when it was stored as data (`{ code, params }`); null for a plain text note. */
+export function readNoteReason(stored: string | null | undefined): { code: string; params?: Record<string, string> } | null {
+  if (!stored) return null;
+  try {
+    const parsed = JSON.parse(stored) as { code?: unknown; params?: unknown };
+    if (typeof parsed === "object" && parsed !== null && typeof parsed.code === "string") {
+      const params = typeof parsed.params === "object" && parsed.params !== null ? (parsed.params as Record<string, string>) : undefined;
+      return { code: parsed.code, ...(params ? { params } : {}) };
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}

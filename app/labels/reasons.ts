@@ -32,6 +32,18 @@ const TEXTS: Record<string, Text> = {
     en: (p) => `Shopify asked the app to slow down. Nothing was lost; retry in about ${p.seconds ?? "a few"} seconds.`,
     fr: (p) => `Shopify a demandé à l'application de ralentir. Rien n'est perdu ; relancez dans ${p.seconds ?? "quelques"} secondes environ.`,
   },
+  service_rate_limited: {
+    en: () => `The label service asked the app to slow down; nothing was charged. Retry in a moment.`,
+    fr: () => `Le service d'étiquettes a demandé à l'application de ralentir ; rien n'a été facturé. Relancez dans un instant.`,
+  },
+  shopify_busy_fulfillment: {
+    en: (p) => `The label is bought and saved. Shopify asked the app to slow down, so the fulfillment is sent in the background; retry the Shopify step from the order page if it is still pending in ${p.seconds ?? "a few"} seconds.`,
+    fr: (p) => `L'étiquette est achetée et enregistrée. Shopify a demandé à l'application de ralentir : l'expédition est envoyée en arrière-plan ; relancez l'étape Shopify depuis la page de la commande si elle est toujours en attente dans ${p.seconds ?? "quelques"} secondes.`,
+  },
+  fulfillment_interrupted: {
+    en: () => `The label is bought and saved, but sending it to Shopify was interrupted. The app sends it again in the background; nothing will be bought twice.`,
+    fr: () => `L'étiquette est achetée et enregistrée, mais son envoi à Shopify a été interrompu. L'application le renvoie en arrière-plan ; rien ne sera acheté deux fois.`,
+  },
   fulfillment_failed: {
     en: (p) => `The label was bought, but Shopify refused the fulfillment: ${p.message ?? ""}. Retry the Shopify step from the order page.`,
     fr: (p) => `L'étiquette est achetée, mais Shopify a refusé l'expédition : ${p.messageFr ?? p.message ?? ""}. Relancez l'étape Shopify depuis la page de la commande.`,
