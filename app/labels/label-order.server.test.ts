@@ -9,7 +9,7 @@ import { DEMO_SHIPPING_SETTINGS } from "../demo/seed-demo-shop.server";
 import { createLabelServiceClient, type LabelServiceClient } from "../label-service";
 import { getEnvironment } from "../settings/environment.server";
 import { saveShippingSettings } from "../settings/shipping-settings.server";
-import { ShopifyBusyError, type AdminGraphqlClient } from "../shopify/admin-client";
+import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { realAdminFor } from "../../test/helpers/real-admin";
 import { labelContextFromAdmin } from "./context.server";
