@@ -12,6 +12,7 @@ import { withShopifyBudget, type AdminGraphqlClient } from "../shopify/admin-cli
 import type { LabelEnvironment } from "./environments";
 import { labelServiceClientFor } from "./gateway.server";
 import type { LabelContext } from "./label-order.server";
+import type { LabelServicePort } from "./purchase.server";
 
 export interface ContextOptions {
   environment?: LabelEnvironment;
@@ -52,4 +53,23 @@ export async function offlineAdminFor(shop: string, maxWaitMs = 30_000): Promise
   const { unauthenticated } = await import("../shopify.server");
   const { admin } = await unauthenticated.admin(shop);
   return withShopifyBudget(admin, { shop, maxWaitMs });
+}
+
+/**
+ * Per-shop clients for a background pass over many shops (the reconciler), built the same way as a context's: the
+ * label-service client for the environment a purchase was made in (not the shop's current one), the offline Admin
+ * client paced by the shop's budget, and the shop's notification setting.
+ */
+export interface ShopClients {
+  serviceFor: (shop: string, environment: LabelEnvironment) => Promise<LabelServicePort>;
+  adminFor: (shop: string) => Promise<AdminGraphqlClient>;
+  notifyCustomerFor: (shop: string) => Promise<boolean>;
+}
+
+export function backgroundShopClients(database: PrismaClient = db): ShopClients {
+  return {
+    serviceFor: (shop, environment) => labelServiceClientFor(shop, environment),
+    adminFor: (shop) => offlineAdminFor(shop),
+    notifyCustomerFor: async (shop) => (await loadShippingSettings(database, shop)).notifyCustomer,
+  };
 }
