@@ -14,7 +14,7 @@ import { AdminApiError, ShopifyBusyError, type AdminGraphqlClient } from "../sho
 import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking } from "../shopify/operations/fulfillment";
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
-import { storedNote } from "./notes";
+import { note, storedNoteOf, type Note } from "./notes";
 
 /** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
 export const FULFILLMENT_CLAIM_TIMEOUT_MS = DEFAULT_RECONCILE_TIMINGS.claimTimeoutMs;
@@ -167,19 +167,19 @@ export async function pushLabelToShopify(
   }
   if (!(await claim(db, input.shop, label.id, now(), deps.timings ?? reconcileTimings()))) return { status: "in_progress" };
 
-  const fail = async (message: string, messageFr = message): Promise<FulfillResult> => {
+  const fail = async (why: Note): Promise<FulfillResult> => {
     const failed = await db.label.update({
       where: { id: label.id },
-      data: { fulfillmentStatus: "FAILED", fulfillmentError: storedNote(message, messageFr) },
+      data: { fulfillmentStatus: "FAILED", fulfillmentError: storedNoteOf(why) },
     });
-    return { status: "failed", label: failed, message, messageFr };
+    return { status: "failed", label: failed, message: why.message, messageFr: why.messageFr };
   };
 
   let fulfillmentId: string;
   let adopted = false;
   try {
     const context = await fetchFulfillmentContext(admin, label.orderId);
-    if (!context) return await fail(`Shopify no longer has order ${label.orderName}`, `Shopify n'a plus la commande ${label.orderName}`);
+    if (!context) return await fail(note("fulfillment_order_gone", { order: label.orderName }));
     const existing = context.fulfillments.find(
       (fulfillment) =>
         fulfillment.status !== "CANCELLED" &&
@@ -206,10 +206,7 @@ export async function pushLabelToShopify(
         });
         fulfillmentId = latest.id;
       } else if (open.length === 0) {
-        return await fail(
-          `Order ${label.orderName} has no open fulfillment order to fulfil (already fulfilled, on hold or cancelled in Shopify)`,
-          `La commande ${label.orderName} n'a plus de demande de traitement ouverte (déjà traitée, en attente ou annulée dans Shopify)`,
-        );
+        return await fail(note("fulfillment_nothing_open", { order: label.orderName }));
       } else {
         const created = await createFulfillment(admin, {
           fulfillmentOrderIds: open.map((fulfillmentOrder) => fulfillmentOrder.id),
@@ -225,15 +222,13 @@ export async function pushLabelToShopify(
       // background pass pushes it again once the claim timeout has passed, and the page offers Retry then.
       const released = await db.label.update({
         where: { id: label.id },
-        data: { fulfillmentStatus: "PENDING", fulfillmentError: storedNote(
-          `Shopify is busy; the label is saved. Use Retry in a moment to send it to Shopify (order ${label.orderName})`,
-          `Shopify est occupé ; l'étiquette est enregistrée. Utilisez « Réessayer » dans un instant pour l'envoyer à Shopify (commande ${label.orderName})`,
-        ) },
+        data: { fulfillmentStatus: "PENDING", fulfillmentError: storedNoteOf(note("fulfillment_shopify_busy", { order: label.orderName })) },
       });
       return { status: "busy", label: released, retryAfterMs: error.retryAfterMs };
     }
-    if (error instanceof AdminApiError) return fail(error.message);
-    await fail(error instanceof Error ? error.message : String(error));
+    // Shopify's (or the runtime's) own words stay a parameter.
+    if (error instanceof AdminApiError) return fail(note("fulfillment_error", { detail: error.message }));
+    await fail(note("fulfillment_error", { detail: error instanceof Error ? error.message : String(error) }));
     throw error;
   }
 
