@@ -15,6 +15,7 @@ import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, upd
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 import { note, storedNoteOf, type Note } from "./notes";
+import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, isFulfilled, isPushing, PUSHING_FULFILLMENT_STATUSES } from "./status";
 
 /** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
 export const FULFILLMENT_CLAIM_TIMEOUT_MS = DEFAULT_RECONCILE_TIMINGS.claimTimeoutMs;
@@ -75,7 +76,7 @@ async function writeSummary(db: PrismaClient, admin: AdminGraphqlClient, label: 
 export async function unwrittenSummaries(db: PrismaClient, now: Date, limit = 20) {
   return db.label.findMany({
     where: {
-      fulfillmentStatus: "CREATED",
+      fulfillmentStatus: FULFILLMENT.CREATED,
       metafieldWritten: false,
       updatedAt: { lte: new Date(now.getTime() - 60_000) },
       createdAt: { gte: new Date(now.getTime() - 24 * 3_600_000) },
@@ -98,7 +99,7 @@ export function isFulfillmentStuck(
   timings: ReconcileTimings = reconcileTimings(),
 ): boolean {
   return (
-    (label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS") &&
+    isPushing(label.fulfillmentStatus) &&
     label.updatedAt.getTime() < now.getTime() - timings.claimTimeoutMs
   );
 }
@@ -107,7 +108,7 @@ export function isFulfillmentStuck(
 export async function stuckFulfillments(db: PrismaClient, now: Date, limit = 20, timings: ReconcileTimings = reconcileTimings()) {
   return db.label.findMany({
     where: {
-      fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] },
+      fulfillmentStatus: { in: [...PUSHING_FULFILLMENT_STATUSES] },
       updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) },
     },
     orderBy: { updatedAt: "asc" },
@@ -137,11 +138,11 @@ async function claim(db: PrismaClient, shop: string, labelId: string, now: Date,
       id: labelId,
       shop,
       OR: [
-        { fulfillmentStatus: { in: ["PENDING", "FAILED"] } },
-        { fulfillmentStatus: "IN_PROGRESS", updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
+        { fulfillmentStatus: { in: [...CLAIMABLE_FULFILLMENT_STATUSES] } },
+        { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
       ],
     },
-    data: { fulfillmentStatus: "IN_PROGRESS", fulfillmentError: null },
+    data: { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, fulfillmentError: null },
   });
   return count === 1;
 }
@@ -154,7 +155,7 @@ export async function pushLabelToShopify(
   const now = deps.now ?? (() => new Date());
   const label = await db.label.findFirst({ where: { id: input.labelId, shop: input.shop } });
   if (!label) throw new Error(`no label ${input.labelId} for ${input.shop}`);
-  if (label.fulfillmentStatus === "CREATED") {
+  if (isFulfilled(label.fulfillmentStatus)) {
     if (label.metafieldWritten) return { status: "created", label, adopted: true };
     // Fulfilled earlier but the summary write failed then: only the summary is left to do.
     if (!(await writeSummary(db, admin, label))) {
@@ -170,7 +171,7 @@ export async function pushLabelToShopify(
   const fail = async (why: Note): Promise<FulfillResult> => {
     const failed = await db.label.update({
       where: { id: label.id },
-      data: { fulfillmentStatus: "FAILED", fulfillmentError: storedNoteOf(why) },
+      data: { fulfillmentStatus: FULFILLMENT.FAILED, fulfillmentError: storedNoteOf(why) },
     });
     return { status: "failed", label: failed, message: why.message, messageFr: why.messageFr };
   };
@@ -222,7 +223,7 @@ export async function pushLabelToShopify(
       // background pass pushes it again once the claim timeout has passed, and the page offers Retry then.
       const released = await db.label.update({
         where: { id: label.id },
-        data: { fulfillmentStatus: "PENDING", fulfillmentError: storedNoteOf(note("fulfillment_shopify_busy", { order: label.orderName })) },
+        data: { fulfillmentStatus: FULFILLMENT.PENDING, fulfillmentError: storedNoteOf(note("fulfillment_shopify_busy", { order: label.orderName })) },
       });
       return { status: "busy", label: released, retryAfterMs: error.retryAfterMs };
     }
@@ -236,7 +237,7 @@ export async function pushLabelToShopify(
 
   const done = await db.label.update({
     where: { id: label.id },
-    data: { fulfillmentStatus: "CREATED", fulfillmentId, fulfillmentError: null, metafieldWritten },
+    data: { fulfillmentStatus: FULFILLMENT.CREATED, fulfillmentId, fulfillmentError: null, metafieldWritten },
   });
   return { status: "created", label: done, adopted };
 }

@@ -31,7 +31,7 @@ import { applyOverrides, offeredFor, openFulfillmentOrderId, orderGid, PREVIEW_R
 import { labelProblem } from "./problems";
 import { nextLabelIndex, purchaseLabel, reconcileAttempt, slotHolder, type LabelServicePort, type OutcomeError, type PurchaseResult } from "./purchase.server";
 import type { Reason } from "./reasons";
-import { labelFulfillmentStatus } from "./status";
+import { FULFILLMENT, isFulfillmentFailed, labelFulfillmentStatus } from "./status";
 
 export type { Reason };
 
@@ -98,12 +98,12 @@ function fulfillmentFailure(stored: string | null, message?: string, messageFr?:
 /** The Shopify step's state as stored on a label (a label found already there). */
 export function storedFulfillmentState(label: Pick<Label, "fulfillmentStatus" | "fulfillmentError">): FulfillmentState {
   switch (labelFulfillmentStatus(label.fulfillmentStatus)) {
-    case "CREATED":
+    case FULFILLMENT.CREATED:
       return { status: "created", adopted: true };
-    case "FAILED":
+    case FULFILLMENT.FAILED:
       return { status: "failed", reason: fulfillmentFailure(label.fulfillmentError) };
-    case "PENDING":
-    case "IN_PROGRESS":
+    case FULFILLMENT.PENDING:
+    case FULFILLMENT.IN_PROGRESS:
       return { status: "in_progress" };
   }
 }
@@ -122,7 +122,7 @@ async function fulfil(context: LabelContext, label: Label): Promise<FulfillmentS
     // The push recorded what it could; report the label's own state (a claim left behind is picked up by the
     // background pass once stale).
     const stored = await context.db.label.findUnique({ where: { id: label.id } }).catch(() => null);
-    if (stored && labelFulfillmentStatus(stored.fulfillmentStatus) === "FAILED") return storedFulfillmentState(stored);
+    if (stored && isFulfillmentFailed(stored.fulfillmentStatus)) return storedFulfillmentState(stored);
     return { status: "in_progress", reason: { code: "fulfillment_interrupted", params: { message: error instanceof Error ? error.message : String(error) } } };
   }
 }

@@ -12,6 +12,7 @@ import { labelContextFromAdmin } from "./context.server";
 import { LabelServiceUnavailableError } from "./gateway.server";
 import { labelOrder, type LabelContext } from "./label-order.server";
 import { serviceFieldProblems } from "./order-edits.server";
+import { isOutcomeOpen } from "./status";
 import { absenceProven, canRelease, type LabelServicePort } from "./purchase.server";
 import { attachNow, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
 
@@ -90,7 +91,7 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
     if (released) return { tone: "info", notice: { key: "order.attempt.released" } };
     // Not released: settled meanwhile, or its absence from the service's list is not proven (yet).
     const now = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } });
-    const open = now.labelId === null && (now.status === "UNKNOWN" || now.status === "NEEDS_REVIEW");
+    const open = now.labelId === null && isOutcomeOpen(now.status);
     return { tone: "warning", notice: { key: open ? "order.attempt.notProven" : "order.attempt.alreadySettled" } };
   }
   // Checked before the service is built, so a guessed id gets 404 whatever the shop's account.

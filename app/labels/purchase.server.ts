@@ -21,6 +21,7 @@ import { DEFAULT_RECONCILE_TIMINGS, reconcileTimings, type ReconcileTimings } fr
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import type { LabelRequest } from "../label-service/contract";
 import type { LabelEnvironment } from "./accounts.server";
+import { ATTEMPT, isOutcomeOpen, needsReview, OUTCOME_OPEN_STATUSES } from "./status";
 import { joinedNote, note as noteOf, type Note, type NoteCode, type NoteParams } from "./notes";
 import { allocateCustomReference, referenceDay } from "./references.server";
 
@@ -137,8 +138,8 @@ async function existingHolder(db: PrismaClient, slot: string, shop: string): Pro
 
 /** True while an attempt's outcome is open: unknown, awaiting review, or in flight so long its process must have died. */
 function isUnsettled(attempt: PurchaseAttempt, now: Date, timings: ReconcileTimings): boolean {
-  if (attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW") return true;
-  return attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now.getTime() - timings.staleAfterMs;
+  if (isOutcomeOpen(attempt.status)) return true;
+  return attempt.status === ATTEMPT.PENDING && attempt.updatedAt.getTime() <= now.getTime() - timings.staleAfterMs;
 }
 
 /** What the latest lookup of an attempt established (PurchaseAttempt.lastLookup). */
@@ -158,8 +159,8 @@ export function absenceProven(attempt: Pick<PurchaseAttempt, "absentLookups">): 
  * does not show references): then only the merchant's own check of the service's dashboard can settle it.
  */
 export function canRelease(attempt: ReleaseView): boolean {
-  if (attempt.labelId !== null || (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW")) return false;
-  return absenceProven(attempt) || (attempt.status === "NEEDS_REVIEW" && attempt.lastLookup === "unreferenced");
+  if (attempt.labelId !== null || !isOutcomeOpen(attempt.status)) return false;
+  return absenceProven(attempt) || (needsReview(attempt.status) && attempt.lastLookup === "unreferenced");
 }
 
 /**
@@ -220,7 +221,7 @@ export function slotHolder(db: PrismaClient, shop: string, orderId: string, labe
 /** The next label index for an explicit "create an additional label" action. */
 export async function nextLabelIndex(db: PrismaClient, shop: string, orderId: string): Promise<number> {
   const last = await db.purchaseAttempt.findFirst({
-    where: { shop, orderId, NOT: { status: "REJECTED" } },
+    where: { shop, orderId, NOT: { status: ATTEMPT.REJECTED } },
     orderBy: { labelIndex: "desc" },
   });
   return (last?.labelIndex ?? 0) + 1;
@@ -252,7 +253,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
         orderSlot: slot,
         labelIndex,
         fulfillmentOrderId: input.fulfillmentOrderId ?? null,
-        status: "PENDING",
+        status: ATTEMPT.PENDING,
         requestJson: JSON.stringify(request),
       },
     });
@@ -285,7 +286,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
       // The service's answer is kept with the attempt: reconciliation stores exactly this label, no search needed.
       const kept = await db.purchaseAttempt.updateMany({
         where: { id: attempt.id, labelId: null },
-        data: { status: "UNKNOWN", errorJson: JSON.stringify({ ...error_, serviceLabel }), nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[1] ?? timings.backoffMs[0] ?? 0)) },
+        data: { status: ATTEMPT.UNKNOWN, errorJson: JSON.stringify({ ...error_, serviceLabel }), nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[1] ?? timings.backoffMs[0] ?? 0)) },
       });
       if (kept.count === 0) {
         const stored = await storedLabelOf(db, attempt.id);
@@ -298,14 +299,14 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   if (outcome.status === "rejected") {
     const rejected = await db.purchaseAttempt.update({
       where: { id: attempt.id },
-      data: { status: "REJECTED", orderSlot: null, errorJson: JSON.stringify(outcome.error) },
+      data: { status: ATTEMPT.REJECTED, orderSlot: null, errorJson: JSON.stringify(outcome.error) },
     });
     return { status: "rejected", attempt: rejected, error: outcome.error };
   }
   const unknown = await db.purchaseAttempt.update({
     where: { id: attempt.id },
     data: {
-      status: "UNKNOWN",
+      status: ATTEMPT.UNKNOWN,
       errorJson: JSON.stringify(outcome.error),
       nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[0] ?? 0)),
       absenceProofFrom: answeredUnprocessed(outcome.error) ? null : lateChargeHorizon(sentAt, timings),
@@ -328,7 +329,7 @@ async function adoptLabel(
   const adopted = await db.$transaction(async (tx) => {
     const claimed = await tx.purchaseAttempt.updateMany({
       where: { id: attempt.id, labelId: null },
-      data: { status: "CREATED", nextReconcileAt: null },
+      data: { status: ATTEMPT.CREATED, nextReconcileAt: null },
     });
     if (claimed.count === 0) return null;
     const label = await tx.label.create({
@@ -396,7 +397,7 @@ async function recordStep(
   const fresh = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id }, include: { label: true } });
   if (fresh.label) return { status: "created", label: fresh.label };
   if (written.count === 0) return { status: "not_reconcilable", attempt: fresh };
-  return data.status === "NEEDS_REVIEW" ? { status: "needs_review", attempt: fresh } : { status: "pending", attempt: fresh };
+  return data.status === ATTEMPT.NEEDS_REVIEW ? { status: "needs_review", attempt: fresh } : { status: "pending", attempt: fresh };
 }
 
 export type ReconcileResult =
@@ -427,7 +428,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
   if (!isUnsettled(attempt, now(), timings)) return { status: "not_reconcilable", attempt };
-  const stalePending = attempt.status === "PENDING";
+  const stalePending = attempt.status === ATTEMPT.PENDING;
 
   const known = knownServiceLabel(attempt);
   if (known && !(await storedConflict(db, attempt, known.id))) {
@@ -453,7 +454,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
 
   // A "Check again" before the next scheduled try looks, but does not use up a step of the backoff: clicks must not
   // hurry an attempt into review (and its release) while a late answer may still come.
-  const early = attempt.status === "UNKNOWN" && attempt.nextReconcileAt !== null && now().getTime() < attempt.nextReconcileAt.getTime();
+  const early = attempt.status === ATTEMPT.UNKNOWN && attempt.nextReconcileAt !== null && now().getTime() < attempt.nextReconcileAt.getTime();
   const tries = early ? attempt.reconcileCount : attempt.reconcileCount + 1;
   // A purchase whose process died in flight may have been sent: it may still be charged late, like an unanswered one.
   const absenceProofFrom = attempt.absenceProofFrom ?? (stalePending ? lateChargeHorizon(attempt.createdAt, timings) : null);
@@ -484,7 +485,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   const keep = known ? { serviceLabel: known } : {};
   if (nextDelay === undefined || found) {
     return recordStep(db, attempt, {
-      status: "NEEDS_REVIEW",
+      status: ATTEMPT.NEEDS_REVIEW,
       reconcileCount: tries,
       absentLookups,
       lastLookup,
@@ -498,7 +499,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   const pendingNote = notes.length ? joinedNote(notes) : undefined;
   // A stale PENDING attempt becomes UNKNOWN here, so the background reconciler follows the backoff from now on.
   return recordStep(db, attempt, {
-    status: "UNKNOWN",
+    status: ATTEMPT.UNKNOWN,
     reconcileCount: tries,
     absentLookups,
     lastLookup,
@@ -575,8 +576,8 @@ export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20
   return db.purchaseAttempt.findMany({
     where: {
       OR: [
-        { status: "UNKNOWN", nextReconcileAt: { lte: now } },
-        { status: "PENDING", updatedAt: { lte: new Date(now.getTime() - timings.staleAfterMs) } },
+        { status: ATTEMPT.UNKNOWN, nextReconcileAt: { lte: now } },
+        { status: ATTEMPT.PENDING, updatedAt: { lte: new Date(now.getTime() - timings.staleAfterMs) } },
       ],
     },
     orderBy: { updatedAt: "asc" },
@@ -598,11 +599,11 @@ export async function releaseReviewedAttempt(db: PrismaClient, shop: string, att
       shop,
       labelId: null,
       OR: [
-        { status: { in: ["UNKNOWN", "NEEDS_REVIEW"] }, absentLookups: { gte: ABSENT_LOOKUPS_BEFORE_RELEASE } },
-        { status: "NEEDS_REVIEW", lastLookup: "unreferenced" },
+        { status: { in: [...OUTCOME_OPEN_STATUSES] }, absentLookups: { gte: ABSENT_LOOKUPS_BEFORE_RELEASE } },
+        { status: ATTEMPT.NEEDS_REVIEW, lastLookup: "unreferenced" },
       ],
     },
-    data: { status: "REJECTED", orderSlot: null },
+    data: { status: ATTEMPT.REJECTED, orderSlot: null },
   });
   if (released.count === 0) return null;
   return db.purchaseAttempt.findUniqueOrThrow({ where: { id: attemptId } });
