@@ -8,7 +8,9 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import { DEMO_SHIPPING_SETTINGS } from "../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient } from "../app/label-service";
-import { createLabelForOrder, loadOrderLabel } from "../app/labels/order-label.server";
+import { labelContextFromAdmin } from "../app/labels/context.server";
+import { labelOrder } from "../app/labels/label-order.server";
+import { loadOrderLabel } from "../app/labels/order-label.server";
 import { saveShippingSettings } from "../app/settings/shipping-settings.server";
 import type { AdminGraphqlClient } from "../app/shopify/admin-client";
 import { costRecorder, type OperationPoints } from "../test/helpers/cost-recorder";
@@ -50,9 +52,10 @@ export async function benchLabelPoints(limit = 64): Promise<LabelPointsResult> {
       const tally = new Map<string, OperationPoints>();
       const counted = costRecorder(admin, tally);
       await loadOrderLabel(db, counted, DEMO_SHOP, orderId);
-      const outcome = await createLabelForOrder({ db, admin: counted, service }, { shop: DEMO_SHOP, orderId, overrides: {}, additional: false });
+      const context = await labelContextFromAdmin(DEMO_SHOP, counted, { database: db, service: async () => service });
+      const outcome = await labelOrder(context, { orderId });
       await loadOrderLabel(db, counted, DEMO_SHOP, orderId);
-      const labelled = outcome.status === "purchase" && outcome.purchase.status === "created" && outcome.fulfillment?.status === "created";
+      const labelled = outcome.kind === "labelled" && !outcome.alreadyLabelled && outcome.fulfillment?.status === "created";
       if (!labelled) continue;
       let requested = 0;
       let actual = 0;

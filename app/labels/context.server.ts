@@ -9,10 +9,10 @@ import { getEnvironment } from "../settings/environment.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import type { ShippingSettings } from "../shipping/settings";
 import { withShopifyBudget, type AdminGraphqlClient } from "../shopify/admin-client";
-import { unauthenticated } from "../shopify.server";
 import type { LabelEnvironment } from "./environments";
 import { labelServiceClientFor } from "./gateway.server";
 import type { LabelContext } from "./label-order.server";
+import type { LabelServicePort } from "./purchase.server";
 
 export interface ContextOptions {
   environment?: LabelEnvironment;
@@ -42,6 +42,34 @@ export async function labelContextFromAdmin(shop: string, admin: AdminGraphqlCli
 
 /** From the shop's offline session: background work (a job's item, the reconciler), which may wait longer for Shopify. */
 export async function labelContextForShop(shop: string, options: ContextOptions & { maxWaitMs?: number } = {}): Promise<LabelContext> {
+  return labelContextFromAdmin(shop, await offlineAdminFor(shop, options.maxWaitMs), options);
+}
+
+/**
+ * The shop's offline-session Admin client, paced by the shop's Shopify budget (a background caller may wait longer
+ * than a page: 30 s by default). Imported lazily: the Shopify app configuration is only needed when it is used.
+ */
+export async function offlineAdminFor(shop: string, maxWaitMs = 30_000): Promise<AdminGraphqlClient> {
+  const { unauthenticated } = await import("../shopify.server");
   const { admin } = await unauthenticated.admin(shop);
-  return labelContextFromAdmin(shop, withShopifyBudget(admin, { shop, maxWaitMs: options.maxWaitMs ?? 30_000 }), options);
+  return withShopifyBudget(admin, { shop, maxWaitMs });
+}
+
+/**
+ * Per-shop clients for a background pass over many shops (the reconciler), built the same way as a context's: the
+ * label-service client for the environment a purchase was made in (not the shop's current one), the offline Admin
+ * client paced by the shop's budget, and the shop's notification setting.
+ */
+export interface ShopClients {
+  serviceFor: (shop: string, environment: LabelEnvironment) => Promise<LabelServicePort>;
+  adminFor: (shop: string) => Promise<AdminGraphqlClient>;
+  notifyCustomerFor: (shop: string) => Promise<boolean>;
+}
+
+export function backgroundShopClients(database: PrismaClient = db): ShopClients {
+  return {
+    serviceFor: (shop, environment) => labelServiceClientFor(shop, environment),
+    adminFor: (shop) => offlineAdminFor(shop),
+    notifyCustomerFor: async (shop) => (await loadShippingSettings(database, shop)).notifyCustomer,
+  };
 }

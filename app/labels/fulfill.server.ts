@@ -14,7 +14,8 @@ import { AdminApiError, ShopifyBusyError, type AdminGraphqlClient } from "../sho
 import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking } from "../shopify/operations/fulfillment";
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
-import { storedNote } from "./notes";
+import { note, storedNoteOf, type Note } from "./notes";
+import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, isFulfilled, isPushing, PUSHING_FULFILLMENT_STATUSES } from "./status";
 
 /** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
 export const FULFILLMENT_CLAIM_TIMEOUT_MS = DEFAULT_RECONCILE_TIMINGS.claimTimeoutMs;
@@ -75,7 +76,7 @@ async function writeSummary(db: PrismaClient, admin: AdminGraphqlClient, label: 
 export async function unwrittenSummaries(db: PrismaClient, now: Date, limit = 20) {
   return db.label.findMany({
     where: {
-      fulfillmentStatus: "CREATED",
+      fulfillmentStatus: FULFILLMENT.CREATED,
       metafieldWritten: false,
       updatedAt: { lte: new Date(now.getTime() - 60_000) },
       createdAt: { gte: new Date(now.getTime() - 24 * 3_600_000) },
@@ -98,7 +99,7 @@ export function isFulfillmentStuck(
   timings: ReconcileTimings = reconcileTimings(),
 ): boolean {
   return (
-    (label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS") &&
+    isPushing(label.fulfillmentStatus) &&
     label.updatedAt.getTime() < now.getTime() - timings.claimTimeoutMs
   );
 }
@@ -107,7 +108,7 @@ export function isFulfillmentStuck(
 export async function stuckFulfillments(db: PrismaClient, now: Date, limit = 20, timings: ReconcileTimings = reconcileTimings()) {
   return db.label.findMany({
     where: {
-      fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] },
+      fulfillmentStatus: { in: [...PUSHING_FULFILLMENT_STATUSES] },
       updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) },
     },
     orderBy: { updatedAt: "asc" },
@@ -119,6 +120,8 @@ export async function stuckFulfillments(db: PrismaClient, now: Date, limit = 20,
 export type FulfillResult =
   | { status: "created"; label: Label; adopted: boolean }
   | { status: "in_progress" }
+  /** Shopify asked the app to slow down: nothing was sent, the step is PENDING again for the background pass. */
+  | { status: "busy"; label: Label; retryAfterMs: number }
   | { status: "failed"; label: Label; message: string; messageFr: string };
 
 export interface FulfillDeps {
@@ -135,11 +138,11 @@ async function claim(db: PrismaClient, shop: string, labelId: string, now: Date,
       id: labelId,
       shop,
       OR: [
-        { fulfillmentStatus: { in: ["PENDING", "FAILED"] } },
-        { fulfillmentStatus: "IN_PROGRESS", updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
+        { fulfillmentStatus: { in: [...CLAIMABLE_FULFILLMENT_STATUSES] } },
+        { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
       ],
     },
-    data: { fulfillmentStatus: "IN_PROGRESS", fulfillmentError: null },
+    data: { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, fulfillmentError: null },
   });
   return count === 1;
 }
@@ -152,7 +155,7 @@ export async function pushLabelToShopify(
   const now = deps.now ?? (() => new Date());
   const label = await db.label.findFirst({ where: { id: input.labelId, shop: input.shop } });
   if (!label) throw new Error(`no label ${input.labelId} for ${input.shop}`);
-  if (label.fulfillmentStatus === "CREATED") {
+  if (isFulfilled(label.fulfillmentStatus)) {
     if (label.metafieldWritten) return { status: "created", label, adopted: true };
     // Fulfilled earlier but the summary write failed then: only the summary is left to do.
     if (!(await writeSummary(db, admin, label))) {
@@ -165,19 +168,19 @@ export async function pushLabelToShopify(
   }
   if (!(await claim(db, input.shop, label.id, now(), deps.timings ?? reconcileTimings()))) return { status: "in_progress" };
 
-  const fail = async (message: string, messageFr = message): Promise<FulfillResult> => {
+  const fail = async (why: Note): Promise<FulfillResult> => {
     const failed = await db.label.update({
       where: { id: label.id },
-      data: { fulfillmentStatus: "FAILED", fulfillmentError: storedNote(message, messageFr) },
+      data: { fulfillmentStatus: FULFILLMENT.FAILED, fulfillmentError: storedNoteOf(why) },
     });
-    return { status: "failed", label: failed, message, messageFr };
+    return { status: "failed", label: failed, message: why.message, messageFr: why.messageFr };
   };
 
   let fulfillmentId: string;
   let adopted = false;
   try {
     const context = await fetchFulfillmentContext(admin, label.orderId);
-    if (!context) return await fail(`Shopify no longer has order ${label.orderName}`, `Shopify n'a plus la commande ${label.orderName}`);
+    if (!context) return await fail(note("fulfillment_order_gone", { order: label.orderName }));
     const existing = context.fulfillments.find(
       (fulfillment) =>
         fulfillment.status !== "CANCELLED" &&
@@ -204,10 +207,7 @@ export async function pushLabelToShopify(
         });
         fulfillmentId = latest.id;
       } else if (open.length === 0) {
-        return await fail(
-          `Order ${label.orderName} has no open fulfillment order to fulfil (already fulfilled, on hold or cancelled in Shopify)`,
-          `La commande ${label.orderName} n'a plus de demande de traitement ouverte (déjà traitée, en attente ou annulée dans Shopify)`,
-        );
+        return await fail(note("fulfillment_nothing_open", { order: label.orderName }));
       } else {
         const created = await createFulfillment(admin, {
           fulfillmentOrderIds: open.map((fulfillmentOrder) => fulfillmentOrder.id),
@@ -219,13 +219,17 @@ export async function pushLabelToShopify(
     }
   } catch (error) {
     if (error instanceof ShopifyBusyError) {
-      return fail(
-        `Shopify is busy; the label is saved. Use Retry in a moment to send it to Shopify (order ${label.orderName})`,
-        `Shopify est occupé ; l'étiquette est enregistrée. Utilisez « Réessayer » dans un instant pour l'envoyer à Shopify (commande ${label.orderName})`,
-      );
+      // A throttled call is not executed: nothing reached Shopify. The step goes back to PENDING (not FAILED), so the
+      // background pass pushes it again once the claim timeout has passed, and the page offers Retry then.
+      const released = await db.label.update({
+        where: { id: label.id },
+        data: { fulfillmentStatus: FULFILLMENT.PENDING, fulfillmentError: storedNoteOf(note("fulfillment_shopify_busy", { order: label.orderName })) },
+      });
+      return { status: "busy", label: released, retryAfterMs: error.retryAfterMs };
     }
-    if (error instanceof AdminApiError) return fail(error.message);
-    await fail(error instanceof Error ? error.message : String(error));
+    // Shopify's (or the runtime's) own words stay a parameter.
+    if (error instanceof AdminApiError) return fail(note("fulfillment_error", { detail: error.message }));
+    await fail(note("fulfillment_error", { detail: error instanceof Error ? error.message : String(error) }));
     throw error;
   }
 
@@ -233,7 +237,7 @@ export async function pushLabelToShopify(
 
   const done = await db.label.update({
     where: { id: label.id },
-    data: { fulfillmentStatus: "CREATED", fulfillmentId, fulfillmentError: null, metafieldWritten },
+    data: { fulfillmentStatus: FULFILLMENT.CREATED, fulfillmentId, fulfillmentError: null, metafieldWritten },
   });
   return { status: "created", label: done, adopted };
 }

@@ -6,9 +6,7 @@ import { readNote, type BilingualText } from "./notes";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { LabelEnvironment } from "./accounts.server";
 
-import type { HistoryStatus } from "./history-statuses";
-
-export { HISTORY_STATUSES, type HistoryStatus } from "./history-statuses";
+import { attemptHistoryStatus, historySelection, isAttemptRejected, labelHistoryStatus, type HistoryStatus } from "./status";
 
 export interface HistoryFilters {
   status?: HistoryStatus;
@@ -36,43 +34,22 @@ export interface HistoryRow {
 
 const PAGE_SIZE = 50;
 
-function labelStatus(fulfillmentStatus: string): HistoryStatus {
-  if (fulfillmentStatus === "CREATED") return "fulfilled";
-  if (fulfillmentStatus === "FAILED") return "fulfillment_failed";
-  return "created";
-}
-
-function attemptStatus(status: string): HistoryStatus {
-  if (status === "NEEDS_REVIEW") return "needs_review";
-  if (status === "REJECTED") return "rejected";
-  return "pending";
-}
-
 export async function labelHistory(db: PrismaClient, shop: string, filters: HistoryFilters = {}, page = 1) {
   const createdAt = { ...(filters.from ? { gte: filters.from } : {}), ...(filters.to ? { lt: filters.to } : {}) };
   const common = { shop, ...(filters.environment ? { environment: filters.environment } : {}), ...(filters.from || filters.to ? { createdAt } : {}) };
-  const wantsLabels = !filters.status || ["created", "fulfilled", "fulfillment_failed"].includes(filters.status);
-  const wantsAttempts = !filters.status || ["needs_review", "pending", "rejected"].includes(filters.status);
-  const fulfillmentFilter =
-    filters.status === "fulfilled" ? "CREATED" : filters.status === "fulfillment_failed" ? "FAILED" : undefined;
-  const attemptFilter =
-    filters.status === "needs_review" ? ["NEEDS_REVIEW"] : filters.status === "rejected" ? ["REJECTED"] : filters.status === "pending" ? ["PENDING", "UNKNOWN"] : ["PENDING", "UNKNOWN", "NEEDS_REVIEW", "REJECTED"];
+  const selection = historySelection(filters.status);
 
   const [labels, attempts] = await Promise.all([
-    wantsLabels
+    selection.fulfillment
       ? db.label.findMany({
-          where: {
-            ...common,
-            ...(fulfillmentFilter ? { fulfillmentStatus: fulfillmentFilter } : {}),
-            ...(filters.status === "created" ? { fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] } } : {}),
-          },
+          where: { ...common, ...(filters.status ? { fulfillmentStatus: { in: [...selection.fulfillment] } } : {}) },
           orderBy: { createdAt: "desc" },
           take: PAGE_SIZE * page + 1,
         })
       : [],
-    wantsAttempts
+    selection.attempts
       ? db.purchaseAttempt.findMany({
-          where: { ...common, status: { in: attemptFilter } },
+          where: { ...common, status: { in: [...selection.attempts] } },
           orderBy: { createdAt: "desc" },
           take: PAGE_SIZE * page + 1,
         })
@@ -87,7 +64,7 @@ export async function labelHistory(db: PrismaClient, shop: string, filters: Hist
       orderName: label.orderName,
       environment: label.environment,
       customReference: label.customReference,
-      status: labelStatus(label.fulfillmentStatus),
+      status: labelHistoryStatus(label.fulfillmentStatus),
       trackingNumber: label.trackingNumber,
       trackingUrl: label.trackingUrl || null,
       labelUrl: label.labelUrl || null,
@@ -102,7 +79,7 @@ export async function labelHistory(db: PrismaClient, shop: string, filters: Hist
       orderName: attempt.orderName,
       environment: attempt.environment,
       customReference: attempt.customReference,
-      status: attemptStatus(attempt.status),
+      status: attemptHistoryStatus(attempt.status),
       trackingNumber: null,
       trackingUrl: null,
       labelUrl: null,
@@ -144,9 +121,9 @@ export async function compareWithService(
   const byId = new Map(labels.map((label) => [label.serviceLabelId, label.orderName]));
   // A refused or released attempt is not a label we hold: a remote label with its reference is exactly what to flag
   // (its order is still named, as a lead).
-  const held = attempts.filter((attempt) => attempt.status !== "REJECTED");
+  const held = attempts.filter((attempt) => !isAttemptRejected(attempt.status));
   const byReference = new Map([...held, ...labels].map((row) => [row.customReference, row.orderName]));
-  const released = new Map(attempts.filter((attempt) => attempt.status === "REJECTED").map((row) => [row.customReference, row.orderName]));
+  const released = new Map(attempts.filter((attempt) => isAttemptRejected(attempt.status)).map((row) => [row.customReference, row.orderName]));
   const compared: ComparedLabel[] = [];
   let pagesRead = 0;
   for await (const page of remotePages) {

@@ -8,7 +8,8 @@ import countries from "i18n-iso-countries";
 import { postcodeValidatorExistsForCountry } from "postcode-validator";
 import { z } from "zod";
 import { CARRIERS_REQUIRING_DIMENSIONS, CN23_CATEGORIES, labelRequestSchema, type LabelRequest } from "../label-service/contract";
-import { en, fr, type MessageKey } from "../i18n/messages";
+import type { MessageKey } from "../i18n/messages";
+import { problem, type ProblemCode, type ProblemParams } from "../shipping/problem-texts";
 import type { Problem } from "../shipping/problems";
 import { toE164 } from "../shipping/phone";
 
@@ -60,10 +61,11 @@ function amountValue(comma: string): number {
   return Number(comma.replace(",", "."));
 }
 
-type Text = { en: string; fr: string };
+/** How the page names a field, as problem params (texts in app/shipping/problem-texts.ts). */
+type Field = { field?: MessageKey; item?: string; itemDescription?: string; part?: string };
 
-function label(key: MessageKey): Text {
-  return { en: en[key], fr: fr[key] };
+function label(key: MessageKey): Field {
+  return { field: key };
 }
 
 const RECIPIENT_FIELDS: [keyof typeof TEXT_LIMITS & `recipient.${string}`, MessageKey, boolean][] = [
@@ -85,36 +87,23 @@ function shown(value: string): string {
 class EditProblems {
   readonly list: Problem[] = [];
   constructor(private readonly orderName: string) {}
-  private add(code: string, path: string, message: Text, fix: Text) {
-    this.list.push({ code, path, orderName: this.orderName, severity: "blocking", message, fix });
+  private add(code: ProblemCode, path: string, params: ProblemParams) {
+    this.list.push(problem(code, { path, orderName: this.orderName, params }));
   }
-  required(path: string, field: Text) {
-    this.add("edit_required", path, { en: `${field.en} is empty.`, fr: `${field.fr} : le champ est vide.` }, {
-      en: `Fill in "${field.en}", then create the label again.`,
-      fr: `Renseignez le champ « ${field.fr} », puis recréez l'étiquette.`,
-    });
+  required(path: string, field: Field) {
+    this.add("edit_required", path, { ...field });
   }
-  tooLong(path: string, field: Text, length: number, max: number) {
-    this.add("edit_too_long", path, { en: `${field.en} has ${length} characters; carriers accept at most ${max}.`, fr: `${field.fr} compte ${length} caractères ; les transporteurs en acceptent au plus ${max}.` }, {
-      en: `Shorten "${field.en}" to ${max} characters or fewer${path === "recipient.address_line1" ? ` (move the rest to "${en["order.field.address2"]}")` : ""}.`,
-      fr: `Raccourcissez « ${field.fr} » à ${max} caractères au plus${path === "recipient.address_line1" ? ` (mettez la suite dans « ${fr["order.field.address2"]} »)` : ""}.`,
-    });
+  tooLong(path: string, field: Field, length: number, max: number) {
+    this.add("edit_too_long", path, { ...field, length: String(length), max: String(max) });
   }
-  wholeNumber(path: string, field: Text, value: string, min: number, max: number, unit: string, carrier?: string) {
-    const who = carrier ? { en: ` for ${carrier}`, fr: ` pour ${carrier}` } : { en: "", fr: "" };
-    this.add("edit_out_of_range", path, { en: `${field.en} must be a whole number from ${min} to ${max} ${unit}${who.en} ("${shown(value)}" was entered).`, fr: `${field.fr} doit être un nombre entier de ${min} à ${max} ${unit}${who.fr} (« ${shown(value)} » a été saisi).` }, {
-      en: `Enter a whole number from ${min} to ${max}.`,
-      fr: `Saisissez un nombre entier de ${min} à ${max}.`,
-    });
+  wholeNumber(path: string, field: Field, value: string, min: number, max: number, unit: string, carrier?: string) {
+    this.add("edit_out_of_range", path, { ...field, value: shown(value), min: String(min), max: String(max), unit, ...(carrier ? { carrier } : {}) });
   }
-  amount(path: string, field: Text, value: string, allowZero: boolean) {
-    this.add("edit_amount_invalid", path, { en: `${field.en} is not a valid amount ("${shown(value)}" was entered).`, fr: `${field.fr} n'est pas un montant valide (« ${shown(value)} » a été saisi).` }, {
-      en: `Enter an amount like 12.50${allowZero ? " (0 if nothing was paid)" : ", more than 0"}.`,
-      fr: `Saisissez un montant comme 12,50${allowZero ? " (0 si rien n'a été payé)" : ", supérieur à 0"}.`,
-    });
+  amount(path: string, field: Field, value: string, allowZero: boolean) {
+    this.add("edit_amount_invalid", path, { ...field, value: shown(value), allowZero: allowZero ? "yes" : "no" });
   }
-  invalid(code: string, path: string, field: Text, value: string, fix: Text) {
-    this.add(code, path, { en: `${field.en} is not valid ("${shown(value)}" was entered).`, fr: `${field.fr} n'est pas valide (« ${shown(value)} » a été saisi).` }, fix);
+  invalid(code: ProblemCode & `edit_${string}_invalid`, path: string, field: Field, value: string, params: ProblemParams = {}) {
+    this.add(code, path, { ...field, value: shown(value), ...params });
   }
 }
 
@@ -211,18 +200,15 @@ export function checkOrderEdits(preview: LabelRequest, edits: EditsToCheck, orde
       continue;
     }
     if (path === "recipient.email" && !z.email().safeParse(value).success) {
-      found.invalid("edit_email_invalid", path, field, value, { en: "Enter an e-mail address like name@example.com.", fr: "Saisissez une adresse comme nom@exemple.fr." });
+      found.invalid("edit_email_invalid", path, field, value);
     }
     if (path === "recipient.zip" && !/^[A-Za-z0-9][A-Za-z0-9 -]*$/.test(value)) {
-      found.invalid("edit_zip_invalid", path, field, value, { en: "Enter the postcode with letters, digits, spaces or hyphens only.", fr: "Saisissez le code postal avec des lettres, chiffres, espaces ou tirets uniquement." });
+      found.invalid("edit_zip_invalid", path, field, value);
     }
   }
   const phone = typed(edits["recipient.phone1"]);
   if (phone && !toE164(phone, country)) {
-    found.invalid("edit_phone_invalid", "recipient.phone1", label("order.field.phone"), phone, {
-      en: `Enter a phone number valid for ${country}, for example in international form (+…).`,
-      fr: `Saisissez un numéro valide pour ${country}, par exemple au format international (+…).`,
-    });
+    found.invalid("edit_phone_invalid", "recipient.phone1", label("order.field.phone"), phone, { country });
   }
 
   const weight = typed(edits.weight);
@@ -251,7 +237,7 @@ export function checkOrderEdits(preview: LabelRequest, edits: EditsToCheck, orde
   if (cn23) {
     const category = typed(edits["cn23.category"]);
     if (category !== undefined && !(CN23_CATEGORIES as readonly string[]).includes(category)) {
-      found.invalid("edit_category_invalid", "cn23_data.category", label("settings.shipping.category"), category, { en: "Pick a category in the list.", fr: "Choisissez une catégorie dans la liste." });
+      found.invalid("edit_category_invalid", "cn23_data.category", label("settings.shipping.category"), category);
     }
     const shipping = typed(edits["cn23.shipping_price"]);
     if (shipping !== undefined) {
@@ -263,10 +249,7 @@ export function checkOrderEdits(preview: LabelRequest, edits: EditsToCheck, orde
     for (const [index, productEdits] of Object.entries(edits.products ?? {})) {
       const product = cn23.products[Number(index)];
       if (!product) continue;
-      const item = (key: MessageKey): Text => ({
-        en: `Item ${Number(index) + 1} ("${shown(product.description)}"): ${en[key]}`,
-        fr: `Article ${Number(index) + 1} (« ${shown(product.description)} ») : ${fr[key]}`,
-      });
+      const item = (key: MessageKey): Field => ({ field: key, item: String(Number(index) + 1), itemDescription: shown(product.description) });
       const at = (field: string) => `cn23_data.products[${index}].${field}`;
       const text = typed(productEdits.description);
       if (text !== undefined) {
@@ -289,12 +272,12 @@ export function checkOrderEdits(preview: LabelRequest, edits: EditsToCheck, orde
       if (origin !== undefined) {
         if (!origin) found.required(at("country_code"), item("order.cn23.origin"));
         else if (!/^[A-Za-z]{2}$/.test(origin) || !countries.isValid(origin.toUpperCase())) {
-          found.invalid("edit_origin_invalid", at("country_code"), item("order.cn23.origin"), origin, { en: "Enter the two-letter code of the country of origin, like FR or CN.", fr: "Saisissez le code à deux lettres du pays d'origine, comme FR ou CN." });
+          found.invalid("edit_origin_invalid", at("country_code"), item("order.cn23.origin"), origin);
         }
       }
       const hs = typed(productEdits.hs_code);
       if (hs && !/^[0-9]{6,13}$/.test(hs.replace(/[\s.]/g, ""))) {
-        found.invalid("edit_hs_invalid", at("hs_code"), item("order.cn23.hsCode"), hs, { en: "Enter the HS code with 6 to 13 digits (dots and spaces are allowed).", fr: "Saisissez le code SH de 6 à 13 chiffres (points et espaces acceptés)." });
+        found.invalid("edit_hs_invalid", at("hs_code"), item("order.cn23.hsCode"), hs);
       }
     }
   }
@@ -334,23 +317,8 @@ export function contractProblems(request: LabelRequest, orderName: string): Prob
     const path = issue.path.map((part, index) => (typeof part === "number" ? `[${part}]` : `${index ? "." : ""}${String(part)}`)).join("");
     const product = /^cn23_data\.products\[([0-9]+)\]/.exec(path);
     const key = PATH_LABELS[path];
-    const field: Text = key
-      ? label(key)
-      : product
-        ? { en: `CN23 item ${Number(product[1]) + 1}`, fr: `l'article ${Number(product[1]) + 1} de la CN23` }
-        : path.startsWith("sender")
-          ? { en: "The sender address", fr: "L'adresse de l'expéditeur" }
-          : { en: "A field of the label", fr: "Un champ de l'étiquette" };
-    return {
-      code: "edit_contract_invalid",
-      path,
-      orderName,
-      severity: "blocking" as const,
-      message: { en: `${field.en} is not in a form the label service accepts.`, fr: `${field.fr} n'est pas sous une forme acceptée par le service d'étiquettes.` },
-      fix: path.startsWith("sender")
-        ? { en: "Correct the sender in Settings, then create the label again.", fr: "Corrigez l'expéditeur dans les Paramètres, puis recréez l'étiquette." }
-        : { en: "Correct this field in the form, then create the label again.", fr: "Corrigez ce champ dans le formulaire, puis recréez l'étiquette." },
-    };
+    const field: Field = key ? label(key) : product ? { item: String(Number(product[1]) + 1) } : path.startsWith("sender") ? { part: "sender" } : {};
+    return problem("edit_contract_invalid", { path, orderName, params: { ...field } });
   });
 }
 
@@ -364,17 +332,7 @@ export function serviceFieldProblems(fieldErrors: Record<string, string[]> | und
     .map((path) => {
       const product = /^cn23_data\.products\[([0-9]+)\]/.exec(path);
       const key = PATH_LABELS[path];
-      const field: Text = key ? label(key) : { en: `CN23 item ${Number(product![1]) + 1}`, fr: `L'article ${Number(product![1]) + 1} de la CN23` };
-      return {
-        code: "service_refused_field",
-        path,
-        orderName,
-        severity: "blocking" as const,
-        message: { en: `${field.en}: the label service refused this value.`, fr: `${field.fr} : le service d'étiquettes a refusé cette valeur.` },
-        fix:
-          path === "carrier_name" || path === "carrier_service_name"
-            ? { en: "Pick another service in the list, then create the label again.", fr: "Choisissez un autre service dans la liste, puis recréez l'étiquette." }
-            : { en: "Correct this field, then create the label again.", fr: "Corrigez ce champ, puis recréez l'étiquette." },
-      };
+      const field: Field = key ? label(key) : { item: String(Number(product![1]) + 1) };
+      return problem("service_refused_field", { path, orderName, params: { ...field } });
     });
 }

@@ -7,12 +7,14 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { MessageKey } from "../i18n/messages";
 import type { Problem } from "../shipping/problems";
 import { isShopifyBusy, type AdminGraphqlClient } from "../shopify/admin-client";
-import { getEnvironment } from "../settings/environment.server";
 import { extractServiceMessage } from "../label-service/errors";
-import { labelServiceClientFor, LabelServiceUnavailableError } from "./gateway.server";
+import { labelContextFromAdmin } from "./context.server";
+import { LabelServiceUnavailableError } from "./gateway.server";
+import { labelOrder, type LabelContext } from "./label-order.server";
 import { serviceFieldProblems } from "./order-edits.server";
+import { isOutcomeOpen } from "./status";
 import { absenceProven, canRelease, type LabelServicePort } from "./purchase.server";
-import { attachNow, createLabelForOrder, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
+import { attachNow, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
 
 /** The service's refusal in the merchant's language (the client gives English and French). */
 function readableError(error: { message: string; messageFr?: string }, locale: "en" | "fr" = "en"): string {
@@ -39,6 +41,12 @@ const intentSchema = z.discriminatedUnion("intent", [
 
 type OrderActionContext = { db: PrismaClient; admin: AdminGraphqlClient; shop: string; orderId: string; locale?: "en" | "fr"; service?: LabelServicePort };
 
+/** The shop's labelling context for this request (environment and settings read once, here). */
+function labelContextFor(context: OrderActionContext): Promise<LabelContext> {
+  const { service } = context;
+  return labelContextFromAdmin(context.shop, context.admin, { database: context.db, ...(service ? { service: async () => service } : {}) });
+}
+
 /** The page's action. Shopify's budget staying short past the wait bound is a notice (nothing was bought), not a 500. */
 export async function handleOrderLabelAction(context: OrderActionContext, form: FormData): Promise<OrderActionResult> {
   try {
@@ -60,11 +68,16 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
     const label = await db.label.findFirst({ where: { id: action.labelId, shop, orderId: orderGid(context.orderId) } });
     if (!label) throw new Response("Not found", { status: 404 });
     const result = await retryFulfillment({ db, admin }, shop, label.id);
-    return result.status === "created"
-      ? { tone: "success", notice: { key: "order.fulfillment.created" } }
-      : result.status === "failed"
-        ? { tone: "critical", notice: { key: "order.fulfillment.failed", values: { message: readableError(result, context.locale) } } }
-        : { tone: "info", notice: { key: "order.inProgress" } };
+    switch (result.status) {
+      case "created":
+        return { tone: "success", notice: { key: "order.fulfillment.created" } };
+      case "failed":
+        return { tone: "critical", notice: { key: "order.fulfillment.failed", values: { message: readableError(result, context.locale) } } };
+      case "busy":
+        return { tone: "warning", notice: { key: "shopify.busy.action", values: { seconds: String(Math.max(1, Math.ceil(result.retryAfterMs / 1000))) } } };
+      case "in_progress":
+        return { tone: "info", notice: { key: "order.inProgress" } };
+    }
   }
   /** An attempt of this shop and order, or 404 (a guessed id finds nothing). */
   const ownAttempt = async (id: string) => {
@@ -78,73 +91,64 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
     if (released) return { tone: "info", notice: { key: "order.attempt.released" } };
     // Not released: settled meanwhile, or its absence from the service's list is not proven (yet).
     const now = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } });
-    const open = now.labelId === null && (now.status === "UNKNOWN" || now.status === "NEEDS_REVIEW");
+    const open = now.labelId === null && isOutcomeOpen(now.status);
     return { tone: "warning", notice: { key: open ? "order.attempt.notProven" : "order.attempt.alreadySettled" } };
   }
   // Checked before the service is built, so a guessed id gets 404 whatever the shop's account.
   if (action.intent === "checkAttempt" || action.intent === "attachLabel") await ownAttempt(action.attemptId);
 
-  const { environment } = await getEnvironment(db, shop);
-  let service = context.service;
-  if (!service) {
+  const labelling = await labelContextFor(context);
+  const { environment } = labelling;
+
+  if (action.intent === "checkAttempt" || action.intent === "attachLabel") {
+    let service: LabelServicePort;
     try {
-      service = await labelServiceClientFor(shop, environment);
+      service = await labelling.service();
     } catch (error) {
-      if (error instanceof LabelServiceUnavailableError) {
-        return { tone: "critical", notice: { key: "order.serviceUnavailable", values: { environment } } };
-      }
+      if (error instanceof LabelServiceUnavailableError) return { tone: "critical", notice: { key: "order.serviceUnavailable", values: { environment } } };
       throw error;
     }
-  }
-
-  if (action.intent === "checkAttempt") {
-    const { result } = await reconcileNow({ db, admin, service }, shop, action.attemptId);
-    return result.status === "created"
-      ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
-      : {
-          tone: "warning",
-          notice: {
-            key: canRelease(result.attempt) && absenceProven(result.attempt) ? "order.attempt.absent" : result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending",
-            values: { reference: result.attempt.customReference },
-          },
-        };
-  }
-
-  if (action.intent === "attachLabel") {
-    const { result } = await attachNow({ db, admin, service }, shop, action.attemptId, action.serviceLabelId);
+    const deps = { db, admin, service, notifyCustomer: labelling.settings.notifyCustomer };
+    if (action.intent === "checkAttempt") {
+      const { result } = await reconcileNow(deps, shop, action.attemptId);
+      return result.status === "created"
+        ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
+        : {
+            tone: "warning",
+            notice: {
+              key: canRelease(result.attempt) && absenceProven(result.attempt) ? "order.attempt.absent" : result.status === "needs_review" ? "order.attempt.review" : "order.attempt.pending",
+              values: { reference: result.attempt.customReference },
+            },
+          };
+    }
+    const { result } = await attachNow(deps, shop, action.attemptId, action.serviceLabelId);
     return result.status === "created"
       ? { tone: "success", notice: { key: "order.created", values: { tracking: result.label.trackingNumber } } }
       : { tone: "critical", notice: { key: "order.attach.refused", values: { message: readableError(result.reason, context.locale) } } };
   }
 
-  const overrides = overridesFromForm(fields);
-  const outcome = await createLabelForOrder(
-    { db, admin, service },
-    {
-      shop,
-      orderId: context.orderId,
-      boxName: action.box || undefined,
-      overrides,
-      additional: action.intent === "createAdditional",
-      labelIndex: action.intent === "createAdditional" ? action.labelIndex : undefined,
-    },
-  );
-  if (outcome.status === "problems") return { tone: "critical", problems: outcome.problems };
-  const purchase = outcome.purchase;
-  switch (purchase.status) {
-    case "created":
-      return { tone: "success", notice: { key: "order.created", values: { tracking: purchase.label.trackingNumber } } };
-    case "already_labelled":
-      return { tone: "info", notice: { key: "order.created", values: { tracking: purchase.label.trackingNumber } } };
-    case "in_progress":
-      return { tone: "info", notice: { key: "order.inProgress" } };
-    case "rejected": {
-      const said = purchase.error.body ? extractServiceMessage(purchase.error.body) : {};
-      if (!said.text) return { tone: "critical", notice: { key: "order.rejected", values: { message: readableError(purchase.error, context.locale) } } };
-      const problems = serviceFieldProblems(said.fieldErrors, purchase.attempt.orderName);
+  const outcome = await labelOrder(labelling, {
+    orderId: context.orderId,
+    labelIndex: action.intent === "createAdditional" ? action.labelIndex : undefined,
+    edits: { ...overridesFromForm(fields), box: action.box || undefined },
+  });
+  switch (outcome.kind) {
+    case "blocked":
+      return { tone: "critical", problems: outcome.problems };
+    case "labelled":
+      return { tone: outcome.alreadyLabelled ? "info" : "success", notice: { key: "order.created", values: { tracking: outcome.label.trackingNumber } } };
+    case "pending":
+      return outcome.reason.code === "purchase_unknown" && outcome.attempt
+        ? { tone: "warning", notice: { key: "order.attempt.pending", values: { reference: outcome.attempt.customReference } } }
+        : { tone: "info", notice: { key: "order.inProgress" } };
+    case "refused": {
+      if (outcome.reason.code === "service_unavailable") return { tone: "critical", notice: { key: "order.serviceUnavailable", values: { environment } } };
+      if (outcome.reason.code === "shopify_busy") return { tone: "warning", notice: { key: "shopify.busy.action", values: { seconds: outcome.reason.params?.seconds ?? "1" } } };
+      const error = outcome.error ?? { message: "", messageFr: "" };
+      const said = error.body ? extractServiceMessage(error.body) : {};
+      if (!said.text) return { tone: "critical", notice: { key: "order.rejected", values: { message: readableError(error, context.locale) } } };
+      const problems = serviceFieldProblems(said.fieldErrors, outcome.attempt?.orderName ?? context.orderId);
       return { tone: "critical", notice: { key: "order.rejected.summary" }, detail: said.text, ...(problems.length ? { problems } : {}) };
     }
-    case "unknown":
-      return { tone: "warning", notice: { key: "order.attempt.pending", values: { reference: purchase.attempt.customReference } } };
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The order label page's server side: read the order, map it to a label request (app/shipping), let the merchant
- * adjust the request before purchase, buy once (purchase layer), then push to Shopify (fulfillment layer).
+ * adjust the request before purchase. The purchase itself is labelOrder (label-order.server.ts); the page's other
+ * actions (retry the Shopify step, check or attach an unresolved purchase) are here.
  */
 import { z } from "zod";
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
@@ -10,13 +11,12 @@ import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { getEnvironment } from "../settings/environment.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
-import type { ShippingSettings } from "../shipping/settings";
 import type { LabelEnvironment } from "./environments";
 import { toE164 } from "../shipping/phone";
-import { pushLabelToShopify, type FulfillResult } from "./fulfill.server";
+import { pushLabelToShopify } from "./fulfill.server";
 import { firstPerPath } from "./order-edit-fields";
-import { checkOrderEdits, contractProblems, effectiveEdits, previewAsEdits, toCommaAmount } from "./order-edits.server";
-import { attachLabelById, nextLabelIndex, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, slotHolder, type LabelServicePort, type PurchaseResult } from "./purchase.server";
+import { checkOrderEdits, previewAsEdits, toCommaAmount } from "./order-edits.server";
+import { attachLabelById, nextLabelIndex, reconcileAttempt, releaseReviewedAttempt, type LabelServicePort } from "./purchase.server";
 
 /** A placeholder reference for previews; the real one is allocated at purchase time. */
 export const PREVIEW_REFERENCE = "00000000-000";
@@ -50,7 +50,7 @@ export interface OrderLabelView {
 export type ServiceLookup = (country: string, environment: LabelEnvironment) => Promise<OfferedService[] | undefined>;
 
 /** The lookup's answer for the order's destination country, or undefined when there is none to check against. */
-async function offeredFor(order: OrderForLabel, environment: LabelEnvironment, lookup: ServiceLookup | undefined) {
+export async function offeredFor(order: OrderForLabel, environment: LabelEnvironment, lookup: ServiceLookup | undefined) {
   const country = order.shippingAddress?.countryCodeV2?.trim().toUpperCase();
   if (!country || !lookup) return undefined;
   try {
@@ -190,7 +190,7 @@ export function isEditableProblem(problem: Problem): boolean {
 }
 
 /** True when the merchant typed a value for the problem's field (the edit checks then judge that value). */
-function resolvedByEdit(problem: Problem, overrides: RequestOverrides): boolean {
+export function resolvedByEdit(problem: Problem, overrides: RequestOverrides): boolean {
   if (problem.path === "cn23_data.shipping_price") return Boolean(overrides["cn23.shipping_price"]?.trim());
   const typedField = TYPED_FIELD_PROBLEM[problem.path];
   if (typedField) return Boolean((overrides[typedField] as string | undefined)?.trim());
@@ -243,176 +243,14 @@ export function applyOverrides(request: LabelRequest, overrides: RequestOverride
   return next;
 }
 
-export type CreateLabelOutcome =
-  | { status: "problems"; problems: Problem[] }
-  | { status: "purchase"; purchase: PurchaseResult; fulfillment?: FulfillResult };
-
-/** A box name the shop's settings do not define: refused, never replaced by the default box. */
-export function unknownBoxProblem(boxName: string, orderName: string): Problem {
-  const name = boxName.length > 40 ? `${boxName.slice(0, 40)}…` : boxName;
-  return {
-    code: "box_unknown",
-    path: "box",
-    orderName,
-    severity: "blocking",
-    message: { en: `The box "${name}" is not one of your boxes; nothing was bought.`, fr: `Le carton « ${name} » ne fait pas partie de vos cartons ; rien n'a été acheté.` },
-    fix: { en: "Pick a box in the list (boxes are defined in Settings), then create the label again.", fr: "Choisissez un carton dans la liste (les cartons se définissent dans les Paramètres), puis recréez l'étiquette." },
-  };
-}
-
-function additionalProblem(code: "no_first_label" | "page_out_of_date", orderName: string): Problem {
-  return code === "no_first_label"
-    ? {
-        code,
-        path: "order",
-        orderName,
-        severity: "blocking",
-        message: { en: "This order has no label yet, so there is nothing to add to.", fr: "Cette commande n'a pas encore d'étiquette : il n'y a rien à compléter." },
-        fix: { en: "Reload the page and use Create label.", fr: "Rechargez la page et utilisez « Créer l'étiquette »." },
-      }
-    : {
-        code,
-        path: "order",
-        orderName,
-        severity: "blocking",
-        message: {
-          en: "Another label was created for this order since this page was opened; nothing was bought.",
-          fr: "Une autre étiquette a été créée pour cette commande depuis l'ouverture de la page ; rien n'a été acheté.",
-        },
-        fix: { en: "Reload the page, check the labels listed, then create another one only if it is still needed.", fr: "Rechargez la page, vérifiez les étiquettes affichées, puis n'en créez une autre que si elle est encore nécessaire." },
-      };
-}
-
-/**
- * "Create label": maps the order again from Shopify's current data (never from the browser), applies the edits,
- * checks the result, buys once, then creates the fulfillment. `additional` must be explicit to buy a second label.
- */
-export async function createLabelForOrder(
-  deps: {
-    db: PrismaClient;
-    admin: AdminGraphqlClient;
-    service: LabelServicePort & { carrierServices?: (country: string) => Promise<OfferedService[]> };
-    /** Frozen by the caller (a bulk job keeps its creation's environment and settings); read from the shop when absent. */
-    environment?: LabelEnvironment;
-    settings?: ShippingSettings;
-  },
-  input: {
-    shop: string;
-    orderId: string;
-    boxName?: string;
-    overrides: RequestOverrides;
-    additional: boolean;
-    /**
-     * For an additional label: the slot the merchant's page offered. A resubmitted form or a second tab names a slot
-     * that is taken by now and gets that label back instead of buying another one.
-     */
-    labelIndex?: number;
-  },
-): Promise<CreateLabelOutcome> {
-  const { db, admin, service } = deps;
-  const id = orderGid(input.orderId);
-  const requestedIndex = input.additional ? input.labelIndex : 1;
-  if (requestedIndex !== undefined) {
-    // A resubmitted form or a second tab: report the label (or the purchase in flight) instead of re-mapping an order
-    // that may have nothing left to ship by now.
-    const holder = await slotHolder(db, input.shop, id, requestedIndex);
-    if (holder) return { status: "purchase", purchase: holder };
-  }
-  const [order, settings, environment] = await Promise.all([
-    fetchOrderForLabel(admin, id),
-    deps.settings ?? loadShippingSettings(db, input.shop),
-    deps.environment ?? getEnvironment(db, input.shop).then((state) => state.environment),
-  ]);
-  if (!order) {
-    return {
-      status: "problems",
-      problems: [
-        {
-          code: "order_not_found",
-          path: "order",
-          orderName: input.orderId,
-          severity: "blocking",
-          message: { en: "Shopify does not know this order any more.", fr: "Shopify ne connaît plus cette commande." },
-          fix: { en: "Go back to the orders list and pick the order again.", fr: "Revenez à la liste des commandes et choisissez-la à nouveau." },
-        },
-      ],
-    };
-  }
-  if (input.boxName && !settings.boxes.some((box) => box.name === input.boxName)) {
-    return { status: "problems", problems: [unknownBoxProblem(input.boxName, order.name)] };
-  }
-  let labelIndex = 1;
-  if (input.additional) {
-    const [labelled, next] = await Promise.all([db.label.count({ where: { shop: input.shop, orderId: id } }), nextLabelIndex(db, input.shop, id)]);
-    if (labelled === 0) return { status: "problems", problems: [additionalProblem("no_first_label", order.name)] };
-    if (requestedIndex !== undefined && requestedIndex !== next) {
-      return { status: "problems", problems: [additionalProblem("page_out_of_date", order.name)] };
-    }
-    labelIndex = next;
-  }
-  const fulfillmentOrderId = openFulfillmentOrderId(order);
-  const carrier =
-    input.overrides.carrier_name && input.overrides.carrier_service_name
-      ? { carrierName: input.overrides.carrier_name, serviceName: input.overrides.carrier_service_name }
-      : undefined;
-  // The chosen service must be one the service sells to the destination (checked again here: the page may be old).
-  const lookup = service.carrierServices?.bind(service);
-  const offeredServices = await offeredFor(order, environment, lookup ? (country) => lookup(country) : undefined);
-  const mapped = mapOrderToLabelRequest({
-    order,
-    settings,
-    fulfillmentOrderId,
-    wholeOrder: input.additional && !fulfillmentOrderId,
-    boxName: input.boxName,
-    carrier,
-    customReference: PREVIEW_REFERENCE,
-    offeredServices,
-  });
-  // Every value the purchase would use is checked: typed ones, and mapped ones the form did not send.
-  const editProblems = mapped.preview ? checkOrderEdits(mapped.preview, effectiveEdits(mapped.preview, input.overrides, { customsRequired: mapped.draft?.customsRequired ?? true }), order.name) : [];
-  const blocking = mapped.problems.filter((problem) => problem.severity === "blocking" && !resolvedByEdit(problem, input.overrides));
-  // The order's own problem wins at its place (it says where to fix it); a typed value that resolved it is checked.
-  const before = firstPerPath([...blocking, ...editProblems]);
-  if (!mapped.preview || before.length > 0) return { status: "problems", problems: before };
-  const request = applyOverrides(mapped.preview, input.overrides);
-  const contract = contractProblems(request, order.name);
-  if (contract.length > 0) return { status: "problems", problems: contract };
-
-  const purchase = await purchaseLabel(
-    { db, service },
-    {
-      shop: input.shop,
-      environment,
-      orderId: id,
-      orderName: order.name,
-      fulfillmentOrderId,
-      labelIndex,
-      buildRequest: (customReference) => ({ ...request, custom_reference: customReference }),
-    },
-  );
-  if (purchase.status === "created") {
-    const fulfillment = await pushLabelToShopify({ db, admin }, { shop: input.shop, labelId: purchase.label.id, notifyCustomer: settings.notifyCustomer });
-    return { status: "purchase", purchase, fulfillment };
-  }
-  if (purchase.status === "unknown") {
-    // Reconcile straight away once: a lost answer usually means the label exists already.
-    const reconciled = await reconcileAttempt({ db, service }, input.shop, purchase.attempt.id);
-    if (reconciled.status === "created") {
-      const fulfillment = await pushLabelToShopify({ db, admin }, { shop: input.shop, labelId: reconciled.label.id, notifyCustomer: settings.notifyCustomer });
-      return { status: "purchase", purchase: { status: "created", label: reconciled.label }, fulfillment };
-    }
-  }
-  return { status: "purchase", purchase };
-}
-
-/** Retry only the Shopify step of a label (never buys). */
-export async function retryFulfillment(deps: { db: PrismaClient; admin: AdminGraphqlClient }, shop: string, labelId: string) {
-  const settings = await loadShippingSettings(deps.db, shop);
-  return pushLabelToShopify(deps, { shop, labelId, notifyCustomer: settings.notifyCustomer });
+/** Retry only the Shopify step of a label (never buys). `notifyCustomer`: the context's setting, else the shop's. */
+export async function retryFulfillment(deps: { db: PrismaClient; admin: AdminGraphqlClient; notifyCustomer?: boolean }, shop: string, labelId: string) {
+  const notifyCustomer = deps.notifyCustomer ?? (await loadShippingSettings(deps.db, shop)).notifyCustomer;
+  return pushLabelToShopify(deps, { shop, labelId, notifyCustomer });
 }
 
 /** "Check again" on an attempt whose outcome is unknown or needs review. */
-export async function reconcileNow(deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort }, shop: string, attemptId: string) {
+export async function reconcileNow(deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort; notifyCustomer?: boolean }, shop: string, attemptId: string) {
   const result = await reconcileAttempt({ db: deps.db, service: deps.service }, shop, attemptId);
   if (result.status === "created") {
     return { result, fulfillment: await retryFulfillment(deps, shop, result.label.id) };
@@ -422,7 +260,7 @@ export async function reconcileNow(deps: { db: PrismaClient; admin: AdminGraphql
 
 /** "Attach this label": store the label the merchant found in the service's list for an unresolved attempt. */
 export async function attachNow(
-  deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort },
+  deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort; notifyCustomer?: boolean },
   shop: string,
   attemptId: string,
   serviceLabelId: string,

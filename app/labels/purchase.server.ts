@@ -21,6 +21,8 @@ import { DEFAULT_RECONCILE_TIMINGS, reconcileTimings, type ReconcileTimings } fr
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import type { LabelRequest } from "../label-service/contract";
 import type { LabelEnvironment } from "./accounts.server";
+import { ATTEMPT, isOutcomeOpen, needsReview, OUTCOME_OPEN_STATUSES } from "./status";
+import { joinedNote, note as noteOf, type Note, type NoteCode, type NoteParams } from "./notes";
 import { allocateCustomReference, referenceDay } from "./references.server";
 
 /** What the purchase layer needs from the label-service client. */
@@ -83,16 +85,8 @@ export const LOOKUP_CLOCK_MARGIN_MS = 15 * 60_000;
 /** Lookups proving absence (each read back to the attempt's time) before the merchant may release the order. */
 export const ABSENT_LOOKUPS_BEFORE_RELEASE = 2;
 
-/** A note stored with an attempt (errorJson), in English and French. */
-interface Note {
-  message: string;
-  messageFr: string;
-}
-
-const STALE_NOTE: Note = {
-  message: "the app stopped before the label service's answer was recorded",
-  messageFr: "l'application s'est arrêtée avant d'enregistrer la réponse du service d'étiquettes",
-};
+/** A note stored with an attempt (errorJson): a code plus parameters, translated at display (./notes.ts). */
+const STALE_NOTE: Note = noteOf("attempt_stale");
 
 export interface PurchaseInput {
   shop: string;
@@ -144,8 +138,8 @@ async function existingHolder(db: PrismaClient, slot: string, shop: string): Pro
 
 /** True while an attempt's outcome is open: unknown, awaiting review, or in flight so long its process must have died. */
 function isUnsettled(attempt: PurchaseAttempt, now: Date, timings: ReconcileTimings): boolean {
-  if (attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW") return true;
-  return attempt.status === "PENDING" && attempt.updatedAt.getTime() <= now.getTime() - timings.staleAfterMs;
+  if (isOutcomeOpen(attempt.status)) return true;
+  return attempt.status === ATTEMPT.PENDING && attempt.updatedAt.getTime() <= now.getTime() - timings.staleAfterMs;
 }
 
 /** What the latest lookup of an attempt established (PurchaseAttempt.lastLookup). */
@@ -165,8 +159,8 @@ export function absenceProven(attempt: Pick<PurchaseAttempt, "absentLookups">): 
  * does not show references): then only the merchant's own check of the service's dashboard can settle it.
  */
 export function canRelease(attempt: ReleaseView): boolean {
-  if (attempt.labelId !== null || (attempt.status !== "UNKNOWN" && attempt.status !== "NEEDS_REVIEW")) return false;
-  return absenceProven(attempt) || (attempt.status === "NEEDS_REVIEW" && attempt.lastLookup === "unreferenced");
+  if (attempt.labelId !== null || !isOutcomeOpen(attempt.status)) return false;
+  return absenceProven(attempt) || (needsReview(attempt.status) && attempt.lastLookup === "unreferenced");
 }
 
 /**
@@ -227,7 +221,7 @@ export function slotHolder(db: PrismaClient, shop: string, orderId: string, labe
 /** The next label index for an explicit "create an additional label" action. */
 export async function nextLabelIndex(db: PrismaClient, shop: string, orderId: string): Promise<number> {
   const last = await db.purchaseAttempt.findFirst({
-    where: { shop, orderId, NOT: { status: "REJECTED" } },
+    where: { shop, orderId, NOT: { status: ATTEMPT.REJECTED } },
     orderBy: { labelIndex: "desc" },
   });
   return (last?.labelIndex ?? 0) + 1;
@@ -259,7 +253,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
         orderSlot: slot,
         labelIndex,
         fulfillmentOrderId: input.fulfillmentOrderId ?? null,
-        status: "PENDING",
+        status: ATTEMPT.PENDING,
         requestJson: JSON.stringify(request),
       },
     });
@@ -292,7 +286,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
       // The service's answer is kept with the attempt: reconciliation stores exactly this label, no search needed.
       const kept = await db.purchaseAttempt.updateMany({
         where: { id: attempt.id, labelId: null },
-        data: { status: "UNKNOWN", errorJson: JSON.stringify({ ...error_, serviceLabel }), nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[1] ?? timings.backoffMs[0] ?? 0)) },
+        data: { status: ATTEMPT.UNKNOWN, errorJson: JSON.stringify({ ...error_, serviceLabel }), nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[1] ?? timings.backoffMs[0] ?? 0)) },
       });
       if (kept.count === 0) {
         const stored = await storedLabelOf(db, attempt.id);
@@ -305,14 +299,14 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   if (outcome.status === "rejected") {
     const rejected = await db.purchaseAttempt.update({
       where: { id: attempt.id },
-      data: { status: "REJECTED", orderSlot: null, errorJson: JSON.stringify(outcome.error) },
+      data: { status: ATTEMPT.REJECTED, orderSlot: null, errorJson: JSON.stringify(outcome.error) },
     });
     return { status: "rejected", attempt: rejected, error: outcome.error };
   }
   const unknown = await db.purchaseAttempt.update({
     where: { id: attempt.id },
     data: {
-      status: "UNKNOWN",
+      status: ATTEMPT.UNKNOWN,
       errorJson: JSON.stringify(outcome.error),
       nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[0] ?? 0)),
       absenceProofFrom: answeredUnprocessed(outcome.error) ? null : lateChargeHorizon(sentAt, timings),
@@ -335,7 +329,7 @@ async function adoptLabel(
   const adopted = await db.$transaction(async (tx) => {
     const claimed = await tx.purchaseAttempt.updateMany({
       where: { id: attempt.id, labelId: null },
-      data: { status: "CREATED", nextReconcileAt: null },
+      data: { status: ATTEMPT.CREATED, nextReconcileAt: null },
     });
     if (claimed.count === 0) return null;
     const label = await tx.label.create({
@@ -403,7 +397,7 @@ async function recordStep(
   const fresh = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id }, include: { label: true } });
   if (fresh.label) return { status: "created", label: fresh.label };
   if (written.count === 0) return { status: "not_reconcilable", attempt: fresh };
-  return data.status === "NEEDS_REVIEW" ? { status: "needs_review", attempt: fresh } : { status: "pending", attempt: fresh };
+  return data.status === ATTEMPT.NEEDS_REVIEW ? { status: "needs_review", attempt: fresh } : { status: "pending", attempt: fresh };
 }
 
 export type ReconcileResult =
@@ -414,29 +408,16 @@ export type ReconcileResult =
 
 /** What a lookup that proved nothing says, for the attempt's note. */
 function incompleteNote(lookup: Extract<LabelLookup, { status: "incomplete" }>): Note {
-  return lookup.reason === "page_cap"
-    ? {
-        message: `the service's label list was read for ${lookup.pagesRead ?? "many"} pages without reaching back to this purchase's time, so it cannot show that no label was bought`,
-        messageFr: `la liste des étiquettes du service a été lue sur ${lookup.pagesRead ?? "de nombreuses"} pages sans remonter jusqu'à l'heure de cet achat : elle ne peut pas montrer qu'aucune étiquette n'a été achetée`,
-      }
-    : {
-        message: "the service lists labels without a reference since this purchase, so its list cannot show that no label was bought",
-        messageFr: "le service liste des étiquettes sans référence depuis cet achat : sa liste ne peut pas montrer qu'aucune étiquette n'a été achetée",
-      };
+  if (lookup.reason !== "page_cap") return noteOf("lookup_unreferenced");
+  return noteOf("lookup_page_cap", lookup.pagesRead === undefined ? {} : { pages: String(lookup.pagesRead) });
 }
 
-const ABSENT_NOTE: Note = {
-  message: "the service's label list, read back to this purchase's time, holds no label with this reference",
-  messageFr: "la liste des étiquettes du service, lue jusqu'à l'heure de cet achat, ne contient aucune étiquette avec cette référence",
-};
+const ABSENT_NOTE: Note = noteOf("lookup_absent");
 
 /** An absent label while the service may still charge late: the note says until when, in UTC. */
 function notYetNote(until: Date): Note {
   const at = `${until.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-  return {
-    message: `no label with this reference yet, but the service did not answer this purchase and may still process it until ${at}: the order can be released only after that`,
-    messageFr: `aucune étiquette avec cette référence pour l'instant, mais le service n'a pas répondu à cet achat et peut encore le traiter jusqu'à ${at} : la commande ne pourra être libérée qu'après`,
-  };
+  return noteOf("lookup_not_yet", { until: at });
 }
 
 /** One reconciliation try for an UNKNOWN attempt: adopt the label if the service has it, else back off. */
@@ -447,7 +428,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
   if (!isUnsettled(attempt, now(), timings)) return { status: "not_reconcilable", attempt };
-  const stalePending = attempt.status === "PENDING";
+  const stalePending = attempt.status === ATTEMPT.PENDING;
 
   const known = knownServiceLabel(attempt);
   if (known && !(await storedConflict(db, attempt, known.id))) {
@@ -461,7 +442,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const messageFr = (error as { messageFr?: unknown }).messageFr;
-    lookupError = { message, messageFr: typeof messageFr === "string" ? messageFr : `recherche impossible : ${message}` };
+    lookupError = noteOf("lookup_failed", { detail: message, ...(typeof messageFr === "string" ? { detailFr: messageFr } : {}) });
   }
   const found = lookup?.status === "found" ? lookup.label : null;
 
@@ -473,7 +454,7 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
 
   // A "Check again" before the next scheduled try looks, but does not use up a step of the backoff: clicks must not
   // hurry an attempt into review (and its release) while a late answer may still come.
-  const early = attempt.status === "UNKNOWN" && attempt.nextReconcileAt !== null && now().getTime() < attempt.nextReconcileAt.getTime();
+  const early = attempt.status === ATTEMPT.UNKNOWN && attempt.nextReconcileAt !== null && now().getTime() < attempt.nextReconcileAt.getTime();
   const tries = early ? attempt.reconcileCount : attempt.reconcileCount + 1;
   // A purchase whose process died in flight may have been sent: it may still be charged late, like an unanswered one.
   const absenceProofFrom = attempt.absenceProofFrom ?? (stalePending ? lateChargeHorizon(attempt.createdAt, timings) : null);
@@ -499,15 +480,12 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
   const note: Note =
     ambiguity ??
     (found
-      ? {
-          message: "the service lists this reference but without a label id or tracking number",
-          messageFr: "le service liste cette référence, mais sans identifiant d'étiquette ni numéro de suivi",
-        }
+      ? noteOf("lookup_label_incomplete")
       : (outcomeNote ?? ABSENT_NOTE));
   const keep = known ? { serviceLabel: known } : {};
   if (nextDelay === undefined || found) {
     return recordStep(db, attempt, {
-      status: "NEEDS_REVIEW",
+      status: ATTEMPT.NEEDS_REVIEW,
       reconcileCount: tries,
       absentLookups,
       lastLookup,
@@ -518,12 +496,10 @@ export async function reconcileAttempt(deps: PurchaseDeps, shop: string, attempt
     });
   }
   const notes = [stalePending ? STALE_NOTE : undefined, outcomeNote].filter((item): item is Note => item !== undefined);
-  const pendingNote: Note | undefined = notes.length
-    ? { message: notes.map((item) => item.message).join("; "), messageFr: notes.map((item) => item.messageFr).join(" ; ") }
-    : undefined;
+  const pendingNote = notes.length ? joinedNote(notes) : undefined;
   // A stale PENDING attempt becomes UNKNOWN here, so the background reconciler follows the backoff from now on.
   return recordStep(db, attempt, {
-    status: "UNKNOWN",
+    status: ATTEMPT.UNKNOWN,
     reconcileCount: tries,
     absentLookups,
     lastLookup,
@@ -539,14 +515,8 @@ async function storedConflict(db: PrismaClient, attempt: PurchaseAttempt, servic
   const stored = await db.label.findFirst({ where: { serviceLabelId, environment: attempt.environment }, select: { id: true, orderName: true, shop: true } });
   if (!stored || stored.id === attempt.labelId) return undefined;
   return stored.shop === attempt.shop
-    ? {
-        message: `the label ${serviceLabelId} is already stored for order ${stored.orderName}`,
-        messageFr: `l'étiquette ${serviceLabelId} est déjà enregistrée pour la commande ${stored.orderName}`,
-      }
-    : {
-        message: `the label ${serviceLabelId} already belongs to another shop`,
-        messageFr: `l'étiquette ${serviceLabelId} appartient déjà à une autre boutique`,
-      };
+    ? noteOf("label_stored_for_order", { label: serviceLabelId, order: stored.orderName })
+    : noteOf("label_other_shop", { label: serviceLabelId });
 }
 
 /**
@@ -562,12 +532,7 @@ async function adoptionConflict(db: PrismaClient, attempt: PurchaseAttempt, serv
     where: { customReference: attempt.customReference, environment: attempt.environment, shop: { in: sharing } },
     select: { id: true },
   });
-  return twin
-    ? {
-        message: "another shop using the same label-service account used this reference, so the label found may be theirs",
-        messageFr: "une autre boutique utilisant le même compte du service d'étiquettes a utilisé cette référence : l'étiquette trouvée est peut-être la sienne",
-      }
-    : undefined;
+  return twin ? noteOf("reference_shared") : undefined;
 }
 
 export type AttachResult = { status: "created"; label: Label } | { status: "refused"; reason: Note };
@@ -583,35 +548,24 @@ export async function attachLabelById(deps: PurchaseDeps, shop: string, attemptI
   const id = serviceLabelId.trim();
   const attempt = await db.purchaseAttempt.findFirst({ where: { id: attemptId, shop } });
   if (!attempt) throw new Error(`no purchase attempt ${attemptId} for ${shop}`);
-  const refuse = (message: string, messageFr: string): AttachResult => ({ status: "refused", reason: { message, messageFr } });
-  if (!isUnsettled(attempt, now(), deps.timings ?? reconcileTimings())) {
-    return refuse("this purchase is not waiting for review any more; reload the page", "cet achat n'est plus en attente de vérification ; rechargez la page");
-  }
-  if (!deps.service.lookUpLabelById) return refuse("this label service cannot look labels up by id", "ce service d'étiquettes ne permet pas de chercher une étiquette par identifiant");
+  const refuse = (code: NoteCode, params: NoteParams = {}): AttachResult => ({ status: "refused", reason: noteOf(code, params) });
+  if (!isUnsettled(attempt, now(), deps.timings ?? reconcileTimings())) return refuse("attach_not_waiting");
+  if (!deps.service.lookUpLabelById) return refuse("attach_unsupported");
   const lookup = await deps.service.lookUpLabelById(id, { since: lookupSince(attempt) });
   if (lookup.status === "incomplete") {
-    return refuse(
-      `the label service's list could not be read back to this purchase's time (${lookup.pagesRead ?? "many"} pages read); try again later, or contact support to raise the lookup depth`,
-      `la liste du service d'étiquettes n'a pas pu être lue jusqu'à l'heure de cet achat (${lookup.pagesRead ?? "de nombreuses"} pages lues) ; réessayez plus tard, ou demandez au support d'augmenter la profondeur de recherche`,
-    );
+    return refuse("attach_list_incomplete", lookup.pagesRead === undefined ? {} : { pages: String(lookup.pagesRead) });
   }
   if (lookup.status === "absent") {
-    return refuse(
-      `the label service does not list a label with id ${id} created since this purchase (its list was read back to the purchase's time); check the id`,
-      `le service d'étiquettes ne liste aucune étiquette d'identifiant ${id} créée depuis cet achat (sa liste a été lue jusqu'à l'heure de l'achat) ; vérifiez l'identifiant`,
-    );
+    return refuse("attach_absent", { label: id });
   }
   const remote = lookup.label;
   if (remote.custom_reference && remote.custom_reference !== attempt.customReference) {
-    return refuse(
-      `the label ${id} carries the reference ${remote.custom_reference}, not ${attempt.customReference}: it belongs to another purchase`,
-      `l'étiquette ${id} porte la référence ${remote.custom_reference}, pas ${attempt.customReference} : elle appartient à un autre achat`,
-    );
+    return refuse("attach_other_reference", { label: id, found: remote.custom_reference, reference: attempt.customReference });
   }
   const conflict = await storedConflict(db, attempt, id);
   if (conflict) return { status: "refused", reason: conflict };
   if (!remote.reference) {
-    return refuse(`the service lists the label ${id} without a tracking number`, `le service liste l'étiquette ${id} sans numéro de suivi`);
+    return refuse("attach_no_tracking", { label: id });
   }
   const label = await adoptLabel(db, attempt, { ...remote, id, reference: remote.reference });
   return { status: "created", label };
@@ -622,8 +576,8 @@ export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20
   return db.purchaseAttempt.findMany({
     where: {
       OR: [
-        { status: "UNKNOWN", nextReconcileAt: { lte: now } },
-        { status: "PENDING", updatedAt: { lte: new Date(now.getTime() - timings.staleAfterMs) } },
+        { status: ATTEMPT.UNKNOWN, nextReconcileAt: { lte: now } },
+        { status: ATTEMPT.PENDING, updatedAt: { lte: new Date(now.getTime() - timings.staleAfterMs) } },
       ],
     },
     orderBy: { updatedAt: "asc" },
@@ -645,11 +599,11 @@ export async function releaseReviewedAttempt(db: PrismaClient, shop: string, att
       shop,
       labelId: null,
       OR: [
-        { status: { in: ["UNKNOWN", "NEEDS_REVIEW"] }, absentLookups: { gte: ABSENT_LOOKUPS_BEFORE_RELEASE } },
-        { status: "NEEDS_REVIEW", lastLookup: "unreferenced" },
+        { status: { in: [...OUTCOME_OPEN_STATUSES] }, absentLookups: { gte: ABSENT_LOOKUPS_BEFORE_RELEASE } },
+        { status: ATTEMPT.NEEDS_REVIEW, lastLookup: "unreferenced" },
       ],
     },
-    data: { status: "REJECTED", orderSlot: null },
+    data: { status: ATTEMPT.REJECTED, orderSlot: null },
   });
   if (released.count === 0) return null;
   return db.purchaseAttempt.findUniqueOrThrow({ where: { id: attemptId } });

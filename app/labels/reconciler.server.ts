@@ -12,16 +12,14 @@
  */
 import { reconcileTimings, type ReconcileTimings } from "../config.server";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { AdminGraphqlClient } from "../shopify/admin-client";
+import type { ShopClients } from "./context.server";
 import type { LabelEnvironment } from "./environments";
 import { pushLabelToShopify, stuckFulfillments, unwrittenSummaries } from "./fulfill.server";
 import { dueReconciliations, reconcileAttempt, type LabelServicePort } from "./purchase.server";
 
-export interface ReconcilerDeps {
+/** The per-shop clients come from the context module (backgroundShopClients); tests give doubles. */
+export interface ReconcilerDeps extends ShopClients {
   db: PrismaClient;
-  serviceFor: (shop: string, environment: LabelEnvironment) => Promise<LabelServicePort>;
-  adminFor: (shop: string) => Promise<AdminGraphqlClient>;
-  notifyCustomerFor: (shop: string) => Promise<boolean>;
   now?: () => Date;
   log?: (message: string) => void;
   /** Defaults to the process configuration (reconcileTimings()). */
@@ -29,7 +27,8 @@ export interface ReconcilerDeps {
 }
 
 /** One pass over the due attempts. Returns how each ended. */
-export async function runDueReconciliations(deps: ReconcilerDeps): Promise<Record<string, string>> {
+export async function runDueReconciliations(given: ReconcilerDeps): Promise<Record<string, string>> {
+  const deps = { ...given, ...oncePerPass(given) };
   const now = deps.now ?? (() => new Date());
   const timings = deps.timings ?? reconcileTimings();
   const outcomes: Record<string, string> = {};
@@ -75,6 +74,25 @@ export async function runDueReconciliations(deps: ReconcilerDeps): Promise<Recor
     }
   }
   return outcomes;
+}
+
+/** Each shop's clients and setting are built once per pass, not once per attempt or label (a failure is not kept). */
+function oncePerPass(clients: ShopClients): ShopClients {
+  const memo = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, build: () => Promise<T>): Promise<T> => {
+    let value = memo.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = build();
+      memo.set(key, value);
+      value.catch(() => memo.delete(key));
+    }
+    return value;
+  };
+  return {
+    serviceFor: (shop, environment) => once(`service ${shop} ${environment}`, () => clients.serviceFor(shop, environment)),
+    adminFor: (shop) => once(`admin ${shop}`, () => clients.adminFor(shop)),
+    notifyCustomerFor: (shop) => once(`notify ${shop}`, () => clients.notifyCustomerFor(shop)),
+  };
 }
 
 /**

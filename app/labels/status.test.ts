@@ -1,5 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { attemptStatus, deriveOrderLabelView, labelFulfillmentStatus, labelStatusGroup, ORDER_LABEL_STATUSES, rowBlockers, type OrderLabelFacts } from "./status";
+import {
+  ATTEMPT,
+  ATTEMPT_STATUSES,
+  attemptHistoryStatus,
+  attemptStatus,
+  deriveOrderLabelView,
+  FULFILLMENT,
+  HISTORY_STATUSES,
+  historySelection,
+  isAttemptInFlight,
+  isAttemptRejected,
+  isFulfilled,
+  isFulfillmentFailed,
+  isOutcomeOpen,
+  isPushing,
+  isUnsettledAttempt,
+  LABEL_FULFILLMENT_STATUSES,
+  labelFulfillmentStatus,
+  labelHistoryStatus,
+  labelStatusGroup,
+  ORDER_LABEL_STATUSES,
+  rowBlockers,
+  type OrderLabelFacts,
+} from "./status";
 
 const facts = (over: Partial<OrderLabelFacts> = {}): OrderLabelFacts => ({ attempts: [], labels: [], blockers: [], ...over });
 
@@ -92,5 +115,36 @@ describe("stored statuses", () => {
     expect(deriveOrderLabelView(facts({ attempts: [{ status: attemptStatus("SOMETHING_NEW") }] })).canPurchase).toBe(false);
     expect(labelFulfillmentStatus("FAILED")).toBe("FAILED");
     expect(labelFulfillmentStatus("SOMETHING_NEW")).toBe("PENDING");
+  });
+});
+
+describe("status views", () => {
+  it("names every stored status, typed", () => {
+    expect(Object.values(ATTEMPT)).toEqual([...ATTEMPT_STATUSES]);
+    expect(Object.values(FULFILLMENT)).toEqual([...LABEL_FULFILLMENT_STATUSES]);
+  });
+
+  it("tells open, unsettled, in-flight and rejected attempts apart", () => {
+    expect(ATTEMPT_STATUSES.filter(isOutcomeOpen)).toEqual(["UNKNOWN", "NEEDS_REVIEW"]);
+    expect(ATTEMPT_STATUSES.filter(isUnsettledAttempt)).toEqual(["PENDING", "UNKNOWN", "NEEDS_REVIEW"]);
+    expect(ATTEMPT_STATUSES.filter(isAttemptInFlight)).toEqual(["PENDING", "UNKNOWN"]);
+    expect(ATTEMPT_STATUSES.filter(isAttemptRejected)).toEqual(["REJECTED"]);
+    expect(isOutcomeOpen("SOMETHING_NEW")).toBe(false);
+  });
+
+  it("tells a Shopify step being pushed, done or failed", () => {
+    expect(LABEL_FULFILLMENT_STATUSES.filter(isPushing)).toEqual(["PENDING", "IN_PROGRESS"]);
+    expect(LABEL_FULFILLMENT_STATUSES.filter(isFulfilled)).toEqual(["CREATED"]);
+    expect(LABEL_FULFILLMENT_STATUSES.filter(isFulfillmentFailed)).toEqual(["FAILED"]);
+  });
+
+  it("each history filter selects exactly the rows whose status it names", () => {
+    for (const status of HISTORY_STATUSES) {
+      const { fulfillment = [], attempts = [] } = historySelection(status);
+      expect([...fulfillment.map(labelHistoryStatus), ...attempts.map(attemptHistoryStatus)].every((shown) => shown === status)).toBe(true);
+      expect(fulfillment.length + attempts.length).toBeGreaterThan(0);
+    }
+    // No filter: every label, and every attempt that is not a label's (CREATED attempts are shown as their label).
+    expect(historySelection(undefined)).toEqual({ fulfillment: LABEL_FULFILLMENT_STATUSES, attempts: ["PENDING", "UNKNOWN", "NEEDS_REVIEW", "REJECTED"] });
   });
 });

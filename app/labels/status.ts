@@ -1,7 +1,11 @@
 /**
- * The statuses of the label flow as typed unions, and the ONE function that derives what an order's label state looks
+ * The statuses of the label flow as typed unions (attempts, labels' Shopify step, Shopify's order fulfillment, the
+ * history's rows), the views derived from them, and the ONE function that derives what an order's label state looks
  * like to the merchant: its badge, its primary action and whether a purchase is possible. The orders list and the
- * order page both call `deriveOrderLabelView`, so they cannot disagree (issue 11, item 10). Pure: no I/O.
+ * order page both call `deriveOrderLabelView`, so they cannot disagree (issue 11, item 10).
+ *
+ * No other module compares or writes a raw status string: they use ATTEMPT / FULFILLMENT and the predicates and
+ * status lists here. Pure: no I/O, browser-safe.
  */
 
 /** A purchase attempt as stored (`PurchaseAttempt.status`). */
@@ -11,6 +15,107 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 /** The Shopify step of a stored label (`Label.fulfillmentStatus`). */
 export const LABEL_FULFILLMENT_STATUSES = ["PENDING", "IN_PROGRESS", "CREATED", "FAILED"] as const;
 export type LabelFulfillmentStatus = (typeof LABEL_FULFILLMENT_STATUSES)[number];
+
+/** Each status by name, typed: `ATTEMPT.UNKNOWN` is of type "UNKNOWN". */
+function named<const T extends string>(values: readonly T[]): { readonly [K in T]: K } {
+  return Object.fromEntries(values.map((value) => [value, value])) as { readonly [K in T]: K };
+}
+export const ATTEMPT = named(ATTEMPT_STATUSES);
+export const FULFILLMENT = named(LABEL_FULFILLMENT_STATUSES);
+
+/*
+ * Attempts. PENDING: written before the call, no answer recorded yet; UNKNOWN: the answer was lost, the reconciler
+ * looks it up; NEEDS_REVIEW: the lookups could not settle it, the merchant decides; CREATED: a label is stored;
+ * REJECTED: refused (nothing charged) or released by the merchant; its slot is free again.
+ */
+
+/** A purchase whose outcome is being looked up (no answer kept): "Check again", attach and release apply to it. */
+export const OUTCOME_OPEN_STATUSES = [ATTEMPT.UNKNOWN, ATTEMPT.NEEDS_REVIEW] as const;
+/** A purchase not settled yet: it holds its order's slot and may still become a label. */
+export const UNSETTLED_ATTEMPT_STATUSES = [ATTEMPT.PENDING, ATTEMPT.UNKNOWN, ATTEMPT.NEEDS_REVIEW] as const;
+
+export function isOutcomeOpen(status: string): boolean {
+  return (OUTCOME_OPEN_STATUSES as readonly string[]).includes(status);
+}
+
+export function isUnsettledAttempt(status: string): boolean {
+  return (UNSETTLED_ATTEMPT_STATUSES as readonly string[]).includes(status);
+}
+
+/** Still waiting for the service's answer or for the app's lookups (not yet handed to the merchant). */
+export function isAttemptInFlight(status: string): boolean {
+  return status === ATTEMPT.PENDING || status === ATTEMPT.UNKNOWN;
+}
+
+export function needsReview(status: string): boolean {
+  return status === ATTEMPT.NEEDS_REVIEW;
+}
+
+/** A refused or released attempt: it holds nothing (its slot is free, no label is expected from it). */
+export function isAttemptRejected(status: string): boolean {
+  return status === ATTEMPT.REJECTED;
+}
+
+/*
+ * A label's Shopify step. PENDING: not pushed yet (or put back after Shopify asked to slow down); IN_PROGRESS:
+ * claimed by a push; CREATED: fulfilled in Shopify; FAILED: Shopify refused, the merchant retries.
+ */
+
+/** The Shopify step is still to happen or under way. */
+export const PUSHING_FULFILLMENT_STATUSES = [FULFILLMENT.PENDING, FULFILLMENT.IN_PROGRESS] as const;
+/** A push may claim the step from these without waiting for a stale claim. */
+export const CLAIMABLE_FULFILLMENT_STATUSES = [FULFILLMENT.PENDING, FULFILLMENT.FAILED] as const;
+
+export function isPushing(fulfillmentStatus: string): boolean {
+  return (PUSHING_FULFILLMENT_STATUSES as readonly string[]).includes(fulfillmentStatus);
+}
+
+export function isFulfilled(fulfillmentStatus: string): boolean {
+  return fulfillmentStatus === FULFILLMENT.CREATED;
+}
+
+export function isFulfillmentFailed(fulfillmentStatus: string): boolean {
+  return fulfillmentStatus === FULFILLMENT.FAILED;
+}
+
+/** The statuses of the label history's rows (labels and attempts together). */
+export const HISTORY_STATUSES = ["created", "fulfilled", "fulfillment_failed", "needs_review", "pending", "rejected"] as const;
+export type HistoryStatus = (typeof HISTORY_STATUSES)[number];
+
+export function labelHistoryStatus(fulfillmentStatus: string): HistoryStatus {
+  if (isFulfilled(fulfillmentStatus)) return "fulfilled";
+  if (isFulfillmentFailed(fulfillmentStatus)) return "fulfillment_failed";
+  return "created";
+}
+
+export function attemptHistoryStatus(status: string): HistoryStatus {
+  if (needsReview(status)) return "needs_review";
+  if (isAttemptRejected(status)) return "rejected";
+  return "pending";
+}
+
+/**
+ * What a history filter selects: the labels' Shopify steps (undefined: labels not wanted) and the attempts' statuses
+ * (undefined: attempts not wanted). A created attempt is its label's row, never listed twice.
+ */
+export function historySelection(status: HistoryStatus | undefined): { fulfillment?: readonly LabelFulfillmentStatus[]; attempts?: readonly AttemptStatus[] } {
+  switch (status) {
+    case undefined:
+      return { fulfillment: LABEL_FULFILLMENT_STATUSES, attempts: [ATTEMPT.PENDING, ATTEMPT.UNKNOWN, ATTEMPT.NEEDS_REVIEW, ATTEMPT.REJECTED] };
+    case "created":
+      return { fulfillment: PUSHING_FULFILLMENT_STATUSES };
+    case "fulfilled":
+      return { fulfillment: [FULFILLMENT.CREATED] };
+    case "fulfillment_failed":
+      return { fulfillment: [FULFILLMENT.FAILED] };
+    case "needs_review":
+      return { attempts: [ATTEMPT.NEEDS_REVIEW] };
+    case "rejected":
+      return { attempts: [ATTEMPT.REJECTED] };
+    case "pending":
+      return { attempts: [ATTEMPT.PENDING, ATTEMPT.UNKNOWN] };
+  }
+}
 
 /** Shopify's `Order.displayFulfillmentStatus` values the app tells apart; anything else is "other". */
 export const ORDER_FULFILLMENT_STATUSES = [
@@ -115,34 +220,34 @@ const TONES: Record<OrderLabelStatus, BadgeTone> = {
 export function deriveOrderLabelView(facts: OrderLabelFacts): OrderLabelView {
   const attempts = facts.attempts.map((attempt) => attempt.status);
   const hasLabel = facts.labels.length > 0;
-  const inFlight = attempts.some((status) => status === "PENDING" || status === "UNKNOWN");
-  const needsReview = attempts.includes("NEEDS_REVIEW");
+  const inFlight = attempts.some(isAttemptInFlight);
+  const reviewing = attempts.some(needsReview);
   // A label still being pushed to Shopify: another label now would race its fulfillment.
-  const pushing = facts.labels.some((label) => label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS");
+  const pushing = facts.labels.some((label) => isPushing(label.fulfillmentStatus));
   const relevant = facts.blockers.filter((blocker) => !(hasLabel && IRRELEVANT_WHEN_LABELLED.has(blocker.code)));
   const hardBlocked = relevant.some((blocker) => !blocker.editable);
 
-  const purchase: PurchaseKind = inFlight || needsReview || pushing ? "none" : hasLabel ? "additional" : hardBlocked ? "none" : "first";
+  const purchase: PurchaseKind = inFlight || reviewing || pushing ? "none" : hasLabel ? "additional" : hardBlocked ? "none" : "first";
 
   let status: OrderLabelStatus;
   let primaryAction: PrimaryAction;
-  if (needsReview) {
+  if (reviewing) {
     status = "needs_review";
     primaryAction = "review";
   } else if (inFlight) {
     status = "pending";
     primaryAction = "check";
-  } else if (facts.labels.some((label) => label.fulfillmentStatus === "FAILED")) {
+  } else if (facts.labels.some((label) => isFulfillmentFailed(label.fulfillmentStatus))) {
     status = "fulfillment_failed";
     primaryAction = "retryFulfillment";
   } else if (hasLabel) {
-    status = facts.labels.every((label) => label.fulfillmentStatus === "CREATED") ? "fulfilled" : "created";
+    status = facts.labels.every((label) => isFulfilled(label.fulfillmentStatus)) ? "fulfilled" : "created";
     primaryAction = "openLabel";
   } else if (hardBlocked) {
     status = "not_shippable";
     primaryAction = "view";
   } else {
-    status = attempts.at(-1) === "REJECTED" ? "rejected" : "none";
+    status = isAttemptRejected(attempts.at(-1) ?? "") ? "rejected" : "none";
     primaryAction = "create";
   }
   return {

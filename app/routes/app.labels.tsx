@@ -11,7 +11,7 @@ import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
 import { compareWithService, labelHistory } from "../labels/history.server";
 import { getEnvironment } from "../settings/environment.server";
-import { HISTORY_STATUSES, type HistoryStatus } from "../labels/history-statuses";
+import { HISTORY_STATUSES, type HistoryStatus } from "../labels/status";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { formatDateTime, nextDay, startOfDayIn } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";

@@ -34,7 +34,7 @@ import { shopifyTrackingInfo } from "../labels/carriers";
 import { readNote } from "../labels/notes";
 import { uniqueProblems } from "../labels/order-edit-fields";
 import { absenceProven, canRelease, isEditableProblem, isFulfillmentStuck, loadOrderLabel } from "../labels/order-label.server";
-import { deriveOrderLabelView, pageLabelFacts } from "../labels/status";
+import { deriveOrderLabelView, isFulfilled, isFulfillmentFailed, isPushing, isUnsettledAttempt, needsReview, pageLabelFacts } from "../labels/status";
 import { formatDateTime } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
@@ -106,7 +106,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     refusal: labelView.status === "rejected" && lastAttempt ? readNote(lastAttempt.errorJson) : null,
     attempts: view.attempts
       .filter(
-        (attempt) => attempt.status === "UNKNOWN" || attempt.status === "NEEDS_REVIEW" || attempt.status === "PENDING",
+        (attempt) => isUnsettledAttempt(attempt.status),
       )
       .map((attempt) => ({
         id: attempt.id,
@@ -238,8 +238,8 @@ export default function OrderLabel() {
   const actionProblems = (result && "problems" in result ? result.problems : undefined) ?? [];
   const problems = uniqueProblems([...actionProblems, ...blocking]);
   const errors = fieldErrors(problems, locale);
-  const pushing = data.labels.some((label) => label.fulfillmentStatus === "PENDING" || label.fulfillmentStatus === "IN_PROGRESS");
-  usePendingRefresh(data.attempts.some((attempt) => attempt.status !== "NEEDS_REVIEW") || pushing, busy);
+  const pushing = data.labels.some((label) => isPushing(label.fulfillmentStatus));
+  usePendingRefresh(data.attempts.some((attempt) => !needsReview(attempt.status)) || pushing, busy);
   const [carrierName, serviceName] = carrierKey.split("|");
   const serviceOptions = data.services.map((service) => ({
     label: service.label,
@@ -328,16 +328,16 @@ export default function OrderLabel() {
                   </Text>
                   <Badge
                     tone={
-                      label.fulfillmentStatus === "CREATED"
+                      isFulfilled(label.fulfillmentStatus)
                         ? "success"
-                        : label.fulfillmentStatus === "FAILED"
+                        : isFulfillmentFailed(label.fulfillmentStatus)
                           ? "critical"
                           : "info"
                     }
                   >
-                    {label.fulfillmentStatus === "CREATED"
+                    {isFulfilled(label.fulfillmentStatus)
                       ? t("order.fulfillment.created")
-                      : label.fulfillmentStatus === "FAILED"
+                      : isFulfillmentFailed(label.fulfillmentStatus)
                         ? t("label.status.failed")
                         : t("order.fulfillment.pending")}
                   </Badge>
@@ -364,7 +364,7 @@ export default function OrderLabel() {
                     </Link>
                   ) : null}
                 </InlineStack>
-                {label.fulfillmentStatus === "FAILED" || label.fulfillmentStuck ? (
+                {isFulfillmentFailed(label.fulfillmentStatus) || label.fulfillmentStuck ? (
                   <Banner tone={label.fulfillmentStuck ? "warning" : "critical"}>
                     <BlockStack gap="200">
                       <Text as="p">
@@ -393,7 +393,7 @@ export default function OrderLabel() {
               <BlockStack gap="200">
                 <Text as="p">
                   {t(
-                    attempt.releasable && attempt.absent ? "order.attempt.absent" : attempt.status === "NEEDS_REVIEW" ? "order.attempt.review" : "order.attempt.pending",
+                    attempt.releasable && attempt.absent ? "order.attempt.absent" : needsReview(attempt.status) ? "order.attempt.review" : "order.attempt.pending",
                     { reference: attempt.customReference },
                   )}
                 </Text>
@@ -402,7 +402,7 @@ export default function OrderLabel() {
                     {t("order.attempt.releaseRisk", { reference: attempt.customReference })}
                   </Text>
                 ) : null}
-                {attempt.status !== "NEEDS_REVIEW" ? (
+                {!needsReview(attempt.status) ? (
                   <Text as="p" tone="subdued">
                     {t("order.attempt.autoRefresh")}
                   </Text>
@@ -430,7 +430,7 @@ export default function OrderLabel() {
                     </Form>
                   ) : null}
                 </InlineStack>
-                {attempt.status === "NEEDS_REVIEW" || attempt.releasable ? (
+                {needsReview(attempt.status) || attempt.releasable ? (
                   <Form method="post">
                     <input type="hidden" name="intent" value="attachLabel" />
                     <input type="hidden" name="attemptId" value={attempt.id} />

@@ -5,7 +5,7 @@
 import type { Locale } from "../i18n/locale";
 import type { MessageKey } from "../i18n/messages";
 import type { Translate } from "../i18n/translate";
-import { countryName } from "../shipping/services";
+import { countryName } from "../shipping/problem-texts";
 
 export type FieldErrorKey = Extract<MessageKey, `settings.error.${string}`>;
 

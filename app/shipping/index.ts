@@ -5,6 +5,7 @@ export * from "./fulfillment-orders";
 export * from "./map";
 export * from "./money";
 export * from "./phone";
+export * from "./problem-texts";
 export * from "./problems";
 export * from "./services";
 export * from "./settings";

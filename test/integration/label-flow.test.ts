@@ -8,7 +8,10 @@ import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulat
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient, type LabelServiceClient } from "../../app/label-service";
 import { handleOrderLabelAction } from "../../app/labels/order-label-actions.server";
-import { createLabelForOrder, overridesFromForm } from "../../app/labels/order-label.server";
+import { labelContextFromAdmin } from "../../app/labels/context.server";
+import { labelOrder, type LabelOrderInput } from "../../app/labels/label-order.server";
+import { overridesFromForm } from "../../app/labels/order-label.server";
+import type { AdminGraphqlClient } from "../../app/shopify/admin-client";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { createTestDatabase } from "../helpers/test-db";
 import { realAdminFor } from "../helpers/real-admin";
@@ -52,15 +55,18 @@ async function boughtInSandbox() {
 async function shopifyOrder(number: string) {
   return (await emulator.inspect(`/__admin/orders/${number}`)).body as { fulfillments: unknown[]; notifications: unknown[] };
 }
-const create = () =>
-  createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: SWISS_ORDER, overrides: {}, additional: false });
+/** The one labelling unit, with this request's context (the shop's environment and settings read once). */
+async function label(input: LabelOrderInput, client: AdminGraphqlClient = admin) {
+  return labelOrder(await labelContextFromAdmin(DEMO_SHOP, client, { database: db, service: async () => service }), input);
+}
+const create = () => label({ orderId: SWISS_ORDER });
 
 describe("Create label", () => {
   it("buys one label with CN23 lines and fulfils the Swiss order once, notifying the customer", async () => {
     const outcome = await create();
-    expect(outcome.status).toBe("purchase");
-    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
-    const snapshot = JSON.parse(outcome.purchase.label.requestSnapshotJson) as { cn23_data?: { products: unknown[] }; recipient: { country: string } };
+    expect(outcome.kind).toBe("labelled");
+    if (outcome.kind !== "labelled" || outcome.alreadyLabelled) throw new Error(JSON.stringify(outcome));
+    const snapshot = JSON.parse(outcome.label.requestSnapshotJson) as { cn23_data?: { products: unknown[] }; recipient: { country: string } };
     expect(snapshot.recipient.country).toBe("CH");
     expect(snapshot.cn23_data?.products.length).toBeGreaterThan(0);
     expect(outcome.fulfillment?.status).toBe("created");
@@ -72,7 +78,7 @@ describe("Create label", () => {
 
   it("two concurrent purchases for the same order leave exactly one label in the sandbox", async () => {
     const results = await Promise.all([create(), create()]);
-    const statuses = results.map((result) => (result.status === "purchase" ? result.purchase.status : result.status)).sort();
+    const statuses = results.map((result) => (result.kind === "labelled" ? (result.alreadyLabelled ? "already_labelled" : "created") : result.kind)).sort();
     expect(statuses).toContain("created");
     expect(statuses.filter((status) => status === "created")).toHaveLength(1);
     expect((await boughtInSandbox()).count).toBe(1);
@@ -82,11 +88,11 @@ describe("Create label", () => {
   it("charged but response lost: reconciled to the one label, fulfilled once", async () => {
     await fetch(`${sandbox.url}/__admin/faults`, { method: "POST", body: JSON.stringify({ chargedButLost: { next: 1 } }) });
     const outcome = await create();
-    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
+    if (outcome.kind !== "labelled" || outcome.alreadyLabelled) throw new Error(JSON.stringify(outcome));
     // Clicking again reports the label already bought: nothing more to buy.
     const again = await create();
-    if (again.status !== "purchase" || again.purchase.status !== "already_labelled") throw new Error(JSON.stringify(again));
-    expect(again.purchase.label.id).toBe(outcome.purchase.label.id);
+    if (again.kind !== "labelled" || !again.alreadyLabelled) throw new Error(JSON.stringify(again));
+    expect(again.label.id).toBe(outcome.label.id);
     const bought = await boughtInSandbox();
     expect(bought.count).toBe(1);
     expect(Object.values(bought.countByReference)).toEqual([1]);
@@ -106,14 +112,14 @@ describe("Create label", () => {
         return admin.graphql(query, options);
       },
     };
-    const outcome = await createLabelForOrder({ db, admin: flaky, service }, { shop: DEMO_SHOP, orderId: SWISS_ORDER, overrides: {}, additional: false });
-    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
+    const outcome = await label({ orderId: SWISS_ORDER }, flaky);
+    if (outcome.kind !== "labelled" || outcome.alreadyLabelled) throw new Error(JSON.stringify(outcome));
     expect(outcome.fulfillment).toMatchObject({ status: "failed" });
     expect((await shopifyOrder("1035")).fulfillments).toHaveLength(0);
 
     const retried = await handleOrderLabelAction(
       { db, admin: flaky, shop: DEMO_SHOP, orderId: SWISS_ORDER, service },
-      formOf({ intent: "retryFulfillment", labelId: outcome.purchase.label.id }),
+      formOf({ intent: "retryFulfillment", labelId: outcome.label.id }),
     );
     expect(retried.notice?.key).toBe("order.fulfillment.created");
     expect((await boughtInSandbox()).count).toBe(1);
@@ -122,8 +128,8 @@ describe("Create label", () => {
 
   it("shop B cannot read or act on shop A's label, even with its id", async () => {
     const outcome = await create();
-    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error("expected a label");
-    const labelId = outcome.purchase.label.id;
+    if (outcome.kind !== "labelled" || outcome.alreadyLabelled) throw new Error("expected a label");
+    const labelId = outcome.label.id;
     await expect(
       handleOrderLabelAction({ db, admin, shop: "other-shop.myshopify.com", orderId: SWISS_ORDER, service }, formOf({ intent: "retryFulfillment", labelId })),
     ).rejects.toMatchObject({ status: 404 });
@@ -135,14 +141,14 @@ describe("Create label", () => {
 
   it("an additional label is an explicit action: a second parcel whose number joins the order's fulfillment", async () => {
     const first = await create();
-    if (first.status !== "purchase" || first.purchase.status !== "created") throw new Error(JSON.stringify(first));
-    const extra = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: SWISS_ORDER, overrides: {}, additional: true });
-    if (extra.status !== "purchase" || extra.purchase.status !== "created") throw new Error(JSON.stringify(extra));
+    if (first.kind !== "labelled" || first.alreadyLabelled) throw new Error(JSON.stringify(first));
+    const extra = await label({ orderId: SWISS_ORDER, labelIndex: 2 });
+    if (extra.kind !== "labelled" || extra.alreadyLabelled) throw new Error(JSON.stringify(extra));
     expect(extra.fulfillment?.status).toBe("created");
     expect((await boughtInSandbox()).count).toBe(2);
     const order = (await emulator.inspect("/__admin/orders/1035")).body as { fulfillments: { trackingInfo: { number: string }[] }[] };
     expect(order.fulfillments).toHaveLength(1);
-    expect(order.fulfillments[0]!.trackingInfo.map((info) => info.number)).toEqual([first.purchase.label.trackingNumber, extra.purchase.label.trackingNumber]);
+    expect(order.fulfillments[0]!.trackingInfo.map((info) => info.number)).toEqual([first.label.trackingNumber, extra.label.trackingNumber]);
     expect(await db.label.count({ where: { orderId: `gid://shopify/Order/${SWISS_ORDER}` } })).toBe(2);
   });
 
@@ -153,18 +159,18 @@ describe("Create label", () => {
       "recipient.phone1": "+41791234567",
       weight: "900",
     });
-    const outcome = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: "7100001015", overrides, additional: false });
-    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
-    const sent = JSON.parse(outcome.purchase.label.requestSnapshotJson) as { weight: string; recipient: { phone1?: string }; cn23_data: { products: { hs_code?: string; description: string }[] } };
+    const outcome = await label({ orderId: "7100001015", edits: overrides });
+    if (outcome.kind !== "labelled" || outcome.alreadyLabelled) throw new Error(JSON.stringify(outcome));
+    const sent = JSON.parse(outcome.label.requestSnapshotJson) as { weight: string; recipient: { phone1?: string }; cn23_data: { products: { hs_code?: string; description: string }[] } };
     expect(sent.weight).toBe("900");
     expect(sent.recipient.phone1).toBe("+41791234567");
     expect(sent.cn23_data.products[0]).toMatchObject({ hs_code: "090230", description: "Black tea" });
   });
 
   it("refuses a blocked order with named problems and buys nothing", async () => {
-    const outcome = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: "7100001015", overrides: {}, additional: false });
-    expect(outcome.status).toBe("problems");
-    if (outcome.status === "problems") expect(outcome.problems.map((problem) => problem.code)).toContain("hs_code_missing");
+    const outcome = await label({ orderId: "7100001015" });
+    expect(outcome.kind).toBe("blocked");
+    if (outcome.kind === "blocked") expect(outcome.problems.map((problem) => problem.code)).toContain("hs_code_missing");
     expect((await boughtInSandbox()).count).toBe(0);
   });
 });

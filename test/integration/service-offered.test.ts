@@ -7,7 +7,9 @@ import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient, type LabelServiceClient } from "../../app/label-service";
-import { createLabelForOrder, isEditableProblem, loadOrderLabel, overridesFromForm } from "../../app/labels/order-label.server";
+import { labelContextFromAdmin } from "../../app/labels/context.server";
+import { labelOrder, type LabelOrderInput } from "../../app/labels/label-order.server";
+import { isEditableProblem, loadOrderLabel, overridesFromForm } from "../../app/labels/order-label.server";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { createTestDatabase } from "../helpers/test-db";
 import { realAdminFor } from "../helpers/real-admin";
@@ -48,6 +50,11 @@ beforeEach(async () => {
 
 const bought = async () => ((await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number }).count;
 
+/** The one labelling unit, with this request's context. */
+async function label(input: LabelOrderInput) {
+  return labelOrder(await labelContextFromAdmin(DEMO_SHOP, admin, { database: db, service: async () => service }), input);
+}
+
 describe("a service the label service does not sell to the destination", () => {
   it.each([
     ["Canary Islands", CANARY, "ES"],
@@ -63,17 +70,17 @@ describe("a service the label service does not sell to the destination", () => {
   });
 
   it("Create label with the default refuses before any call to the service: nothing bought, nothing attempted", async () => {
-    const outcome = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: CANARY, overrides: {}, additional: false });
-    expect(outcome.status).toBe("problems");
-    if (outcome.status === "problems") expect(outcome.problems.map((problem) => problem.code)).toContain("service_not_offered");
+    const outcome = await label({ orderId: CANARY });
+    expect(outcome.kind).toBe("blocked");
+    if (outcome.kind === "blocked") expect(outcome.problems.map((problem) => problem.code)).toContain("service_not_offered");
     expect(await bought()).toBe(0);
     expect(await db.purchaseAttempt.count()).toBe(0);
   });
 
   it("choosing a service sold to the country buys the label", async () => {
     const overrides = overridesFromForm({ carrier_name: "Colissimo", carrier_service_name: "DOM" });
-    const outcome = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: REUNION_AS_FR, overrides, additional: false });
-    if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
+    const outcome = await label({ orderId: REUNION_AS_FR, edits: overrides });
+    if (outcome.kind !== "labelled" || outcome.alreadyLabelled) throw new Error(JSON.stringify(outcome));
     expect(await bought()).toBe(1);
   });
 });
