@@ -29,6 +29,7 @@ CREATE TABLE "BulkJobItem" (
     "trackingNumber" TEXT,
     "alreadyLabelled" BOOLEAN NOT NULL DEFAULT false,
     "attempts" INTEGER NOT NULL DEFAULT 0,
+    "refusals" INTEGER NOT NULL DEFAULT 0,
     "attemptId" TEXT,
     "startedAt" TIMESTAMP(3),
     "finishedAt" TIMESTAMP(3),
