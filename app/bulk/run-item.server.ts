@@ -17,6 +17,7 @@ import { RetryableJobError } from "../jobs/errors";
 import type { Semaphore } from "../jobs/semaphore.server";
 import type { LabelEnvironment } from "../labels/environments";
 import { labelOrder, type LabelContext, type LabelOrderOutcome } from "../labels/label-order.server";
+import type { GenerateOutcome } from "../labels/purchase.server";
 import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
 import { finishJobIfDone } from "./bulk-jobs.server";
 import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type BulkItemPayload } from "./item-job";
@@ -54,12 +55,28 @@ async function accountKey(db: PrismaClient, shop: string, environment: string): 
 
 type Service = Awaited<ReturnType<LabelContext["service"]>>;
 
-/** The service with each of its calls holding a semaphore slot (renewed while the call runs). */
+/** The answer to a purchase that never got a slot (the process is stopping): not sent, so nothing was charged. */
+const NOT_SENT: GenerateOutcome = {
+  status: "rejected",
+  error: { message: "not sent: this app process is stopping; the order is run again", messageFr: "non envoyée : ce processus de l'application s'arrête ; la commande sera relancée", kind: "rate_limited" },
+};
+
+/**
+ * The service with each of its calls holding a semaphore slot (renewed while the call runs). A purchase that cannot
+ * get a slot (the wait was aborted) is answered "rejected, retryable" without being sent, so its attempt is not left
+ * unknown for the reconciler.
+ */
 function throttledService(service: Service, take: () => Promise<{ release(): Promise<void>; renew(): Promise<boolean> }>, leaseMs: number): Service {
   const held =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>, notSent?: R) =>
     async (...args: A): Promise<R> => {
-      const lease = await take();
+      let lease: Awaited<ReturnType<typeof take>>;
+      try {
+        lease = await take();
+      } catch (error) {
+        if (notSent !== undefined) return notSent;
+        throw error;
+      }
       const renewal = setInterval(() => void lease.renew().catch(() => undefined), Math.max(1000, Math.floor(leaseMs / 3)));
       try {
         return await call(...args);
@@ -74,6 +91,7 @@ function throttledService(service: Service, take: () => Promise<{ release(): Pro
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+      if (property === "generateLabel") return held(bound, NOT_SENT);
       return typeof property === "string" && calls.has(property) ? held(bound) : bound;
     },
   });
@@ -158,6 +176,11 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
         const delayMs = retrySeconds(outcome.reason) * 1000;
         await settle("QUEUED", { reasonJson: JSON.stringify({ code: "retry_waiting", params: { seconds: String(retrySeconds(outcome.reason)), cause: "Shopify" } } satisfies Reason) });
         throw new RetryableJobError(`bulk item ${item.id}: Shopify is busy`, delayMs);
+      }
+      if (run.signal?.aborted) {
+        // Stopping: nothing was sent; the next run (this instance restarted, or another) takes the item again.
+        await settle("QUEUED", { reasonJson: null });
+        throw new RetryableJobError(`bulk item ${item.id}: stopped before its purchase`, 1000);
       }
       if (item.refusals >= ITEM_REFUSAL_RETRIES) {
         await settle("REFUSED", { reasonJson: JSON.stringify({ code: "service_retries_exhausted", params: { tries: String(item.refusals + 1) } } satisfies Reason) });
