@@ -95,5 +95,5 @@ export function bulkReasonText(reason: Reason, locale: ReasonLocale): string {
 /** One line per cause for a preflight's groups: "2 orders: Product … has no HS code …". */
 export function groupText(group: { reason: Reason; orderCount: number }, locale: ReasonLocale): string {
   const count = locale === "fr" ? `${group.orderCount} commande${group.orderCount > 1 ? "s" : ""}` : `${group.orderCount} order${group.orderCount > 1 ? "s" : ""}`;
-  return `${count}: ${bulkReasonText({ ...group.reason, params: { ...group.reason.params, more: "" } }, locale)}`;
+  return `${count}${locale === "fr" ? " :" : ":"} ${bulkReasonText({ ...group.reason, params: { ...group.reason.params, more: "" } }, locale)}`;
 }

@@ -11,6 +11,7 @@ import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../
 import { DEFAULT_SEED_FILE, type Seed } from "../../emulators/shopify-admin/server";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import type { PrismaClient } from "../../app/generated/prisma/client";
+import type * as ApiAuth from "../../app/http/api-auth.server";
 import type { JobQueue } from "../../app/jobs/types";
 import { appTestEnv } from "../helpers/app-env";
 import { createTestDatabaseUrl } from "../helpers/test-db";
@@ -23,7 +24,7 @@ const NO_HS_CODE = "gid://shopify/Order/7100001015";
 
 const signedIn = vi.hoisted(() => ({ current: undefined as undefined | { shop: string; admin: unknown } }));
 vi.mock("../../app/http/api-auth.server", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("../../app/http/api-auth.server")>();
+  const actual = await importOriginal<typeof ApiAuth>();
   return {
     ...actual,
     requireApiAdmin: async () => {
