@@ -48,6 +48,9 @@ export interface BulkJobView {
   environment: "staging" | "production";
   createdAt: string;
   finishedAt: string | null;
+  cancelledAt?: string | null;
+  /** Labels the merchant confirmed would be charged at creation (production jobs; 0 in staging). */
+  chargedLabels?: number;
   counts: BulkJobCounts;
   items: BulkJobItemView[];
 }
@@ -65,3 +68,20 @@ export interface BulkPreflight {
   /** Labels the job would charge: ready.length in production, 0 in staging. */
   chargedLabels: number;
 }
+
+/** A job in the list of recent jobs: its view without the items. */
+export type BulkJobSummary = Omit<BulkJobView, "items">;
+
+/** What `POST /api/bulk-jobs` answers: the job's id and its progress page. */
+export interface BulkJobCreated {
+  id: string;
+  url: string;
+}
+
+/** The progress page of a job (the `url` of BulkJobCreated). */
+export function bulkJobUrl(id: string): string {
+  return `/app/bulk/${encodeURIComponent(id)}`;
+}
+
+/** Item statuses still to run: a job whose items are none of these is finished. */
+export const UNFINISHED_ITEM_STATUSES: readonly BulkItemStatus[] = ["QUEUED", "RUNNING"];

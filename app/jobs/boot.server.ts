@@ -10,6 +10,7 @@
 import { reconcileTimings } from "../config.server";
 import db from "../db.server";
 import { DEFAULT_DATABASE_URL } from "../db-url";
+import { bulkRunDeps } from "../bulk/boot.server";
 import { reconcilerDeps } from "../labels/reconciler-boot.server";
 import { startJobQueue } from "./start.server";
 import type { JobQueue } from "./types";
@@ -38,11 +39,13 @@ export function bootJobs(): RunningJobs {
   const ready = (previous?.stop(STOP_GRACE_MS) ?? Promise.resolve())
     .then(async () => {
       if (stopped) return undefined;
+      const databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
       return startJobQueue({
-        databaseUrl: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+        databaseUrl,
         prisma: db,
         reconcileIntervalMs,
         reconciler: reconcilerDeps(),
+        bulk: bulkRunDeps(databaseUrl),
         onError: (error) => log(`queue error: ${error instanceof Error ? error.message : String(error)}`),
       });
     })

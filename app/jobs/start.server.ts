@@ -4,6 +4,7 @@
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { appJobs, type AppJobDeps } from "./handlers";
+import { scheduleBulkSettlePending } from "./handlers/bulk-settle-pending.job";
 import { scheduleReconcileLabels } from "./handlers/reconcile-labels.job";
 import { createJobQueue } from "./index.server";
 import { registerJobs } from "./registry";
@@ -21,6 +22,7 @@ export async function startJobQueue(options: StartJobQueueOptions): Promise<JobQ
   const queue = createJobQueue({ databaseUrl: options.databaseUrl, prisma: options.prisma, pollMs: options.pollMs, onError: options.onError });
   await registerJobs(queue, appJobs(options));
   await scheduleReconcileLabels(queue, options.reconcileIntervalMs);
+  if (options.bulk) await scheduleBulkSettlePending(queue, options.reconcileIntervalMs);
   await queue.start();
   return queue;
 }

@@ -2,14 +2,19 @@
  * Every job the app runs, one definition per file (`<name>.job.ts`, made with defineJob from ../registry).
  * `JOBS` holds the ones that need nothing at boot; `appJobs` adds those bound to the app's clients.
  */
+import type { BulkRunDeps } from "../../bulk/run-item.server";
+import type { PrismaClient } from "../../generated/prisma/client";
 import type { ReconcilerDeps } from "../../labels/reconciler.server";
 import type { JobDefinition } from "../registry";
+import { bulkLabelItemJob } from "./bulk-label-item.job";
+import { bulkSettlePendingJob } from "./bulk-settle-pending.job";
 import { reconcileLabelsJob } from "./reconcile-labels.job";
 
 export const JOBS: readonly JobDefinition[] = [];
 
-export type AppJobDeps = { reconciler: ReconcilerDeps };
+export type AppJobDeps = { reconciler: ReconcilerDeps; bulk?: BulkRunDeps & { concurrency?: number } };
 
 export function appJobs(deps: AppJobDeps): readonly JobDefinition[] {
-  return [...JOBS, reconcileLabelsJob(deps.reconciler)];
+  const bulk = deps.bulk ? [bulkLabelItemJob(deps.bulk, { concurrency: deps.bulk.concurrency }), bulkSettlePendingJob(deps.bulk.db as PrismaClient)] : [];
+  return [...JOBS, reconcileLabelsJob(deps.reconciler), ...bulk];
 }

@@ -1,0 +1,254 @@
+/**
+ * Bulk jobs: create (the preflight's answer frozen with the environment and the settings, one queue job per ready
+ * order enqueued in the same transaction as the rows), read, list, retry the failed items, cancel what has not
+ * started. Every query is scoped by the shop; another shop's job id reads as not found (null).
+ * Running an item is app/bulk/run-item.server.ts; the design is docs/decisions/0130-bulk-jobs.md.
+ */
+import type { BulkJob, BulkJobItem, Prisma, PrismaClient } from "../generated/prisma/client";
+import type { LabelContext } from "../labels/label-order.server";
+import type { JobQueue } from "../jobs/types";
+import { BULK_LABEL_ITEM_JOB, ITEM_QUEUE_RETRY_LIMIT, itemJobKey, type BulkItemPayload } from "./item-job";
+import { BulkSelectionError, runPreflight } from "./preflight.server";
+import { settlePendingItems } from "./pending.server";
+import type { Reason } from "./reasons";
+import {
+  RETRYABLE_ITEM_STATUSES,
+  UNFINISHED_ITEM_STATUSES,
+  bulkJobUrl,
+  type BulkItemStatus,
+  type BulkJobCounts,
+  type BulkJobCreated,
+  type BulkJobStatus,
+  type BulkJobSummary,
+  type BulkJobView,
+} from "./types";
+
+export { BulkSelectionError };
+
+/** The transaction a job's rows and its queue jobs are written in (long: up to 500 items and their enqueues). */
+const CREATE_TX = { maxWait: 10_000, timeout: 120_000 };
+
+type Tx = Prisma.TransactionClient;
+
+/** The process's queue (started by app/jobs/boot.server.ts). */
+export async function appJobQueue(): Promise<JobQueue> {
+  const queue = await globalThis.__etiquetteJobs?.ready;
+  if (!queue) throw new Error("the job queue is not running in this process");
+  return queue;
+}
+
+async function enqueueItem(queue: JobQueue, tx: Tx, shop: string, payload: BulkItemPayload, round: number): Promise<void> {
+  await queue.enqueue(BULK_LABEL_ITEM_JOB, { shop, payload }, { tx, singletonKey: itemJobKey(payload.bulkJobId, payload.orderId, round), retryLimit: ITEM_QUEUE_RETRY_LIMIT });
+}
+
+function confirmationRequired(charged: number, given: number | undefined): BulkSelectionError {
+  const params = { chargedLabels: String(charged), given: given === undefined ? "" : String(given) };
+  return new BulkSelectionError("confirmation_required", params, {
+    en: `This job runs in production: ${charged} label(s) will be charged. Confirm that number to start it (confirmChargedLabels: ${charged}).`,
+    fr: `Cette tâche s'exécute en production : ${charged} étiquette(s) seront facturées. Confirmez ce nombre pour la lancer (confirmChargedLabels : ${charged}).`,
+  });
+}
+
+export interface CreateBulkJobInput {
+  orderIds: readonly string[];
+  /** Production: must equal the number of labels the job would charge. */
+  confirmChargedLabels?: number;
+  staffUserId: string | null;
+  /** The queue to enqueue on (default: the process's). */
+  queue?: JobQueue;
+}
+
+/**
+ * Creates the job from a fresh preflight: ready orders become QUEUED items (one queue job each, enqueued in the same
+ * transaction), blocked ones BLOCKED with their reason, already-labelled ones LABELLED (never bought again). Refuses
+ * unknown order ids, an empty or oversized selection, and a production job whose charge is not confirmed.
+ */
+export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput): Promise<BulkJobCreated & { job: BulkJobView }> {
+  const preflight = await runPreflight(ctx, input.orderIds);
+  if (preflight.unknown.length > 0) {
+    const list = preflight.unknown.slice(0, 10).join(", ") + (preflight.unknown.length > 10 ? ", …" : "");
+    throw new BulkSelectionError("unknown_orders", { count: String(preflight.unknown.length), orderIds: list }, {
+      en: `${preflight.unknown.length} of the selected orders are not orders of this shop (deleted, or from another shop): ${list}. Remove them from the selection and start again; nothing was bought.`,
+      fr: `${preflight.unknown.length} des commandes sélectionnées ne sont pas des commandes de cette boutique (supprimées, ou d'une autre boutique) : ${list}. Retirez-les de la sélection et recommencez ; rien n'a été acheté.`,
+    });
+  }
+  if (ctx.environment === "production" && preflight.chargedLabels > 0 && input.confirmChargedLabels !== preflight.chargedLabels) {
+    throw confirmationRequired(preflight.chargedLabels, input.confirmChargedLabels);
+  }
+  const queue = input.queue ?? (await appJobQueue());
+  const positions = new Map(normalisedOrder(preflight).map((id, index) => [id, index]));
+  const rows: Omit<Prisma.BulkJobItemCreateManyInput, "jobId">[] = [];
+  const item = (orderId: string, orderName: string, status: BulkItemStatus, extra: Partial<Prisma.BulkJobItemCreateManyInput> = {}) =>
+    rows.push({ shop: ctx.shop, orderId, orderName, position: positions.get(orderId) ?? rows.length, status, ...extra });
+  for (const order of preflight.ready) item(order.orderId, order.orderName, "QUEUED");
+  for (const order of preflight.blocked) item(order.orderId, order.orderName, "BLOCKED", { reasonJson: JSON.stringify(order.reasons[0] ?? null) });
+  for (const order of preflight.alreadyLabelled) {
+    const label = preflight.labelled.get(order.orderId);
+    item(order.orderId, order.orderName, "LABELLED", { alreadyLabelled: true, labelId: label?.labelId, trackingNumber: label?.trackingNumber, finishedAt: new Date() });
+  }
+  const done = preflight.ready.length === 0;
+  const job = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.bulkJob.create({
+      data: {
+        shop: ctx.shop,
+        environment: ctx.environment,
+        settingsJson: JSON.stringify(ctx.settings),
+        status: done ? "COMPLETED" : "RUNNING",
+        createdBy: input.staffUserId,
+        chargedLabels: preflight.chargedLabels,
+        finishedAt: done ? new Date() : null,
+      },
+    });
+    await tx.bulkJobItem.createMany({ data: rows.map((row) => ({ ...row, jobId: created.id })) });
+    for (const order of preflight.ready) await enqueueItem(queue, tx, ctx.shop, { bulkJobId: created.id, orderId: order.orderId }, 0);
+    return created;
+  }, CREATE_TX);
+  const view = await getBulkJob(ctx.db, ctx.shop, job.id);
+  return { id: job.id, url: bulkJobUrl(job.id), job: view! };
+}
+
+/** The selection's order ids in the order given (duplicates removed), for item positions. */
+function normalisedOrder(preflight: { orders: Map<string, unknown> }): string[] {
+  return [...preflight.orders.keys()];
+}
+
+function parseReason(json: string | null): Reason | null {
+  if (!json) return null;
+  try {
+    const value = JSON.parse(json) as Reason | null;
+    return value && typeof value.code === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function countItems(statuses: Iterable<{ status: string; count: number }>): BulkJobCounts {
+  const counts: BulkJobCounts = { total: 0, labelled: 0, refused: 0, blocked: 0, pending: 0, cancelled: 0, remaining: 0 };
+  for (const { status, count } of statuses) {
+    counts.total += count;
+    if (status === "LABELLED") counts.labelled += count;
+    else if (status === "REFUSED") counts.refused += count;
+    else if (status === "BLOCKED") counts.blocked += count;
+    else if (status === "PENDING") counts.pending += count;
+    else if (status === "CANCELLED") counts.cancelled += count;
+    else counts.remaining += count;
+  }
+  return counts;
+}
+
+function summary(job: BulkJob, counts: BulkJobCounts): BulkJobSummary {
+  return {
+    id: job.id,
+    status: job.status as BulkJobStatus,
+    environment: job.environment as BulkJobView["environment"],
+    createdAt: job.createdAt.toISOString(),
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+    cancelledAt: job.cancelledAt?.toISOString() ?? null,
+    chargedLabels: job.chargedLabels,
+    counts,
+  };
+}
+
+function itemView(item: BulkJobItem): BulkJobView["items"][number] {
+  return {
+    orderId: item.orderId,
+    orderName: item.orderName,
+    status: item.status as BulkItemStatus,
+    reason: parseReason(item.reasonJson),
+    trackingNumber: item.trackingNumber,
+    labelId: item.labelId,
+    alreadyLabelled: item.alreadyLabelled,
+  };
+}
+
+/** The job with its items, or null when this shop has no such job (another shop's id included). */
+export async function getBulkJob(db: PrismaClient, shop: string, id: string): Promise<BulkJobView | null> {
+  const job = await db.bulkJob.findFirst({ where: { id, shop } });
+  if (!job) return null;
+  await settlePendingItems(db, { shop, jobId: id });
+  const items = await db.bulkJobItem.findMany({ where: { jobId: id, shop }, orderBy: { position: "asc" } });
+  const byStatus = new Map<string, number>();
+  for (const item of items) byStatus.set(item.status, (byStatus.get(item.status) ?? 0) + 1);
+  const fresh = (await db.bulkJob.findFirst({ where: { id, shop } })) ?? job;
+  return { ...summary(fresh, countItems([...byStatus].map(([status, count]) => ({ status, count })))), items: items.map(itemView) };
+}
+
+/** The shop's recent jobs, newest first, with their counts. */
+export async function listBulkJobs(db: PrismaClient, shop: string, options: { limit?: number } = {}): Promise<BulkJobSummary[]> {
+  const jobs = await db.bulkJob.findMany({ where: { shop }, orderBy: { createdAt: "desc" }, take: Math.min(100, options.limit ?? 20) });
+  if (jobs.length === 0) return [];
+  const grouped = await db.bulkJobItem.groupBy({ by: ["jobId", "status"], where: { shop, jobId: { in: jobs.map((job) => job.id) } }, _count: { _all: true } });
+  return jobs.map((job) =>
+    summary(job, countItems(grouped.filter((row) => row.jobId === job.id).map((row) => ({ status: row.status, count: row._count._all })))),
+  );
+}
+
+/**
+ * Marks the job finished when no item is queued or running: COMPLETED (or kept CANCELLED, with its finish time).
+ * Safe to call from every item: each caller counts after its own item's update committed, so the last one sees 0.
+ */
+export async function finishJobIfDone(db: PrismaClient | Tx, jobId: string): Promise<boolean> {
+  const remaining = await db.bulkJobItem.count({ where: { jobId, status: { in: [...UNFINISHED_ITEM_STATUSES] } } });
+  if (remaining > 0) return false;
+  const now = new Date();
+  const completed = await db.bulkJob.updateMany({ where: { id: jobId, status: "RUNNING" }, data: { status: "COMPLETED", finishedAt: now } });
+  await db.bulkJob.updateMany({ where: { id: jobId, status: "CANCELLED", finishedAt: null }, data: { finishedAt: now } });
+  return completed.count > 0;
+}
+
+export interface RetryOptions {
+  queue?: JobQueue;
+  /** Production: must equal the number of items retried (each may be charged). */
+  confirmChargedLabels?: number;
+}
+
+/**
+ * "Retry failed": the BLOCKED and REFUSED items queued again (their orders are read again from Shopify when they run),
+ * the job running again. Null when the shop has no such job. Nothing else is touched: a labelled, pending or
+ * cancelled item stays as it is.
+ */
+export async function retryFailedItems(db: PrismaClient, shop: string, id: string, options: RetryOptions = {}): Promise<{ retried: number; job: BulkJobView } | null> {
+  const job = await db.bulkJob.findFirst({ where: { id, shop } });
+  if (!job) return null;
+  const failed = await db.bulkJobItem.findMany({ where: { jobId: id, shop, status: { in: [...RETRYABLE_ITEM_STATUSES] } } });
+  if (failed.length > 0 && job.environment === "production" && options.confirmChargedLabels !== failed.length) {
+    throw confirmationRequired(failed.length, options.confirmChargedLabels);
+  }
+  if (failed.length > 0) {
+    const queue = options.queue ?? (await appJobQueue());
+    await db.$transaction(async (tx) => {
+      let retried = 0;
+      for (const item of failed) {
+        const moved = await tx.bulkJobItem.updateMany({
+          where: { id: item.id, status: item.status },
+          data: { status: "QUEUED", reasonJson: null, refusals: 0, finishedAt: null },
+        });
+        if (moved.count === 0) continue;
+        retried += 1;
+        // A new round's key: the previous run of this item may still be winding down in the queue.
+        await enqueueItem(queue, tx, shop, { bulkJobId: id, orderId: item.orderId }, item.attempts + 1);
+      }
+      if (retried > 0) await tx.bulkJob.updateMany({ where: { id, shop }, data: { status: "RUNNING", finishedAt: null, cancelledAt: null } });
+    }, CREATE_TX);
+  }
+  return { retried: failed.length, job: (await getBulkJob(db, shop, id))! };
+}
+
+/**
+ * "Cancel": the items not started yet become CANCELLED (their queue jobs find them so and do nothing); an item
+ * already running finishes (its purchase may be under way). Null when the shop has no such job.
+ */
+export async function cancelBulkJob(db: PrismaClient, shop: string, id: string): Promise<{ cancelled: number; job: BulkJobView } | null> {
+  const job = await db.bulkJob.findFirst({ where: { id, shop } });
+  if (!job) return null;
+  let cancelled = 0;
+  if (job.status === "RUNNING") {
+    cancelled = await db.$transaction(async (tx) => {
+      const moved = await tx.bulkJobItem.updateMany({ where: { jobId: id, shop, status: "QUEUED" }, data: { status: "CANCELLED", finishedAt: new Date() } });
+      await tx.bulkJob.updateMany({ where: { id, shop, status: "RUNNING" }, data: { status: "CANCELLED", cancelledAt: new Date() } });
+      return moved.count;
+    });
+    await finishJobIfDone(db, id);
+  }
+  return { cancelled, job: (await getBulkJob(db, shop, id))! };
+}

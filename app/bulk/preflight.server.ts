@@ -1,0 +1,202 @@
+/**
+ * The free check before a bulk job: every order of the selection read from Shopify and mapped with the job's
+ * settings, the default service checked against the lookup for its destination, nothing bought. It answers which
+ * orders are ready, blocked (grouped by cause), already labelled or unknown to this shop.
+ *
+ * The orders are read through `readOrdersForPreflight` only, so a bulk operation (no rate-limit points) can replace
+ * the per-order reads later without touching the rest.
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import type { LabelContext } from "../labels/label-order.server";
+import { firstPerPath } from "../labels/order-edit-fields";
+import { checkOrderEdits, contractProblems, previewAsEdits } from "../labels/order-edits.server";
+import { openFulfillmentOrderId, orderGid, PREVIEW_REFERENCE } from "../labels/order-label.server";
+import { orderSlot } from "../labels/purchase.server";
+import { mapOrderToLabelRequest, type OfferedService, type Problem } from "../shipping";
+import type { ShippingSettings } from "../shipping/settings";
+import type { AdminGraphqlClient } from "../shopify/admin-client";
+import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
+import { blockedReason, causeKey, type Reason } from "./reasons";
+import { BULK_JOB_MAX_ORDERS, type BulkPreflight } from "./types";
+
+const ORDER_GID = /^gid:\/\/shopify\/Order\/[0-9]{1,20}$/;
+
+/** A selection the job refuses as a whole: empty, or more than BULK_JOB_MAX_ORDERS orders. */
+export class BulkSelectionError extends Error {
+  constructor(
+    readonly code: "empty" | "too_many" | "unknown_orders" | "confirmation_required" | "nothing_to_do",
+    readonly params: Record<string, string>,
+    readonly messages: { en: string; fr: string },
+  ) {
+    super(messages.en);
+    this.name = "BulkSelectionError";
+  }
+}
+
+/** The ids as Order GIDs (a bare number is accepted), duplicates removed in the order given. */
+export function normaliseOrderIds(orderIds: readonly string[]): string[] {
+  return [...new Set(orderIds.map((id) => orderGid(id.trim())))];
+}
+
+export function checkSelectionSize(ids: readonly string[]): void {
+  if (ids.length === 0) {
+    throw new BulkSelectionError("empty", {}, {
+      en: "No orders were selected. Tick the orders to label on Orders to ship, then click Create labels.",
+      fr: "Aucune commande n'est sélectionnée. Cochez les commandes à étiqueter dans « Commandes à expédier », puis cliquez sur « Créer les étiquettes ».",
+    });
+  }
+  if (ids.length > BULK_JOB_MAX_ORDERS) {
+    const params = { count: String(ids.length), max: String(BULK_JOB_MAX_ORDERS) };
+    throw new BulkSelectionError("too_many", params, {
+      en: `${ids.length} orders were selected; one job takes at most ${BULK_JOB_MAX_ORDERS}. Narrow the search or select fewer orders, and start a second job for the rest.`,
+      fr: `${ids.length} commandes sont sélectionnées ; une tâche en accepte au plus ${BULK_JOB_MAX_ORDERS}. Affinez la recherche ou sélectionnez moins de commandes, puis lancez une seconde tâche pour le reste.`,
+    });
+  }
+}
+
+/** How many orders are read from Shopify at once (the shop's budget paces them anyway). */
+const READ_CONCURRENCY = 4;
+
+/**
+ * The orders as the label flow reads them, by id; null for an id Shopify does not know in this shop. Batched
+ * (READ_CONCURRENCY at a time); a Shopify error other than "not found" is thrown (nothing is bought here).
+ */
+export async function readOrdersForPreflight(admin: AdminGraphqlClient, ids: readonly string[]): Promise<Map<string, OrderForLabel | null>> {
+  const found = new Map<string, OrderForLabel | null>();
+  let next = 0;
+  async function worker() {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      found.set(id, ORDER_GID.test(id) ? await fetchOrderForLabel(admin, id) : null);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, ids.length) }, worker));
+  return found;
+}
+
+/** What a purchase of this order would refuse before buying (as the order page shows it). */
+export function orderProblems(order: OrderForLabel, settings: ShippingSettings, offeredServices: readonly OfferedService[] | undefined): Problem[] {
+  const mapped = mapOrderToLabelRequest({
+    order,
+    settings,
+    fulfillmentOrderId: openFulfillmentOrderId(order),
+    customReference: PREVIEW_REFERENCE,
+    offeredServices,
+  });
+  const customsRequired = mapped.draft?.customsRequired ?? true;
+  const blocking = firstPerPath([
+    ...mapped.problems.filter((problem) => problem.severity === "blocking"),
+    ...(mapped.preview ? checkOrderEdits(mapped.preview, previewAsEdits(mapped.preview, { customsRequired }), order.name) : []),
+  ]);
+  if (blocking.length > 0) return blocking;
+  if (!mapped.preview) {
+    return [{ code: "order_unmappable", path: "order", orderName: order.name, severity: "blocking", message: { en: "This order could not be turned into a label request.", fr: "Cette commande n'a pas pu être convertie en demande d'étiquette." }, fix: { en: "Open the order to see what is missing.", fr: "Ouvrez la commande pour voir ce qui manque." } }];
+  }
+  return contractProblems(mapped.preview, order.name);
+}
+
+/** The orders of `ids` whose first label slot is taken: labelled (with the label), or a purchase still open. */
+export async function slotsTaken(db: PrismaClient, shop: string, ids: readonly string[]) {
+  const attempts = await db.purchaseAttempt.findMany({
+    where: { shop, orderSlot: { in: ids.map((id) => orderSlot(shop, id, 1)) } },
+    include: { label: true },
+  });
+  return new Map(attempts.map((attempt) => [attempt.orderId, attempt]));
+}
+
+export interface PreflightResult extends BulkPreflight {
+  /** The order read for each known id (the job keeps names and positions from it). */
+  orders: Map<string, OrderForLabel>;
+  /** The label of each already-labelled order: its id and tracking number. */
+  labelled: Map<string, { labelId: string; trackingNumber: string }>;
+}
+
+/** The check itself: free, nothing is bought or written. Throws BulkSelectionError for an empty or oversized selection. */
+export async function runPreflight(ctx: LabelContext, orderIds: readonly string[]): Promise<PreflightResult> {
+  const ids = normaliseOrderIds(orderIds);
+  checkSelectionSize(ids);
+  const [orders, taken] = await Promise.all([readOrdersForPreflight(ctx.admin, ids), slotsTaken(ctx.db, ctx.shop, ids)]);
+
+  let service: Awaited<ReturnType<LabelContext["service"]>> | undefined;
+  let serviceError: string | undefined;
+  try {
+    service = await ctx.service();
+  } catch (error) {
+    serviceError = (error as { code?: string }).code ?? "unavailable";
+  }
+  const lookups = new Map<string, Promise<OfferedService[] | undefined>>();
+  const offeredFor = (country: string | undefined) => {
+    const code = country?.trim().toUpperCase();
+    if (!code || !service?.carrierServices) return Promise.resolve(undefined);
+    if (!lookups.has(code)) lookups.set(code, service.carrierServices(code).catch(() => undefined));
+    return lookups.get(code)!;
+  };
+
+  const result: PreflightResult = {
+    environment: ctx.environment,
+    ready: [],
+    alreadyLabelled: [],
+    blocked: [],
+    unknown: [],
+    groups: [],
+    chargedLabels: 0,
+    orders: new Map(),
+    labelled: new Map(),
+  };
+  for (const id of ids) {
+    const order = orders.get(id);
+    if (!order) {
+      result.unknown.push(id);
+      continue;
+    }
+    result.orders.set(id, order);
+    const entry = { orderId: id, orderName: order.name };
+    const attempt = taken.get(id);
+    if (attempt?.label) {
+      result.alreadyLabelled.push(entry);
+      result.labelled.set(id, { labelId: attempt.label.id, trackingNumber: attempt.label.trackingNumber });
+      continue;
+    }
+    if (attempt) {
+      result.blocked.push({ ...entry, reasons: [{ code: "purchase_in_progress", params: { reference: attempt.customReference } }] });
+      continue;
+    }
+    const problems = orderProblems(order, ctx.settings, await offeredFor(order.shippingAddress?.countryCodeV2 ?? undefined));
+    if (problems.length > 0) {
+      result.blocked.push({ ...entry, reasons: [blockedReason(problems)] });
+    } else if (serviceError) {
+      result.blocked.push({ ...entry, reasons: [{ code: "service_unavailable", params: { environment: ctx.environment, cause: serviceError } }] });
+    } else {
+      result.ready.push(entry);
+    }
+  }
+  result.groups = groupByCause(result.blocked);
+  result.chargedLabels = ctx.environment === "production" ? result.ready.length : 0;
+  return result;
+}
+
+/** Blocked orders grouped by their first reason's cause, the largest group first. */
+export function groupByCause(blocked: BulkPreflight["blocked"]): BulkPreflight["groups"] {
+  const groups = new Map<string, { reason: Reason; orderCount: number; orderNames: string[] }>();
+  for (const order of blocked) {
+    const reason = order.reasons[0];
+    if (!reason) continue;
+    const key = causeKey(reason);
+    const group = groups.get(key) ?? { reason, orderCount: 0, orderNames: [] };
+    group.orderCount += 1;
+    group.orderNames.push(order.orderName);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((a, b) => b.orderCount - a.orderCount);
+}
+
+/** The public shape (no orders or labels maps): what the API and the page get. */
+export function preflightView(result: PreflightResult): BulkPreflight {
+  const { orders: _orders, labelled: _labelled, ...view } = result;
+  return view;
+}
+
+/** `preflightBulkJob(ctx, orderIds)`: the free check, as the API and the page show it. */
+export async function preflightBulkJob(ctx: LabelContext, orderIds: readonly string[]): Promise<BulkPreflight> {
+  return preflightView(await runPreflight(ctx, orderIds));
+}

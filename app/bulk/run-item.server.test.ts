@@ -1,0 +1,137 @@
+/**
+ * How one item's run maps labelOrder's outcome to the item (labelOrder scripted here; the real one runs in
+ * test/integration/bulk-jobs.test.ts): waits are retryable queue errors that never fail the item early, a purchase is
+ * never retried, the queue's last attempt always leaves a final status, and the job completes with its last item.
+ */
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createTestDatabase } from "../../test/helpers/test-db";
+import { RetryableJobError } from "../jobs/errors";
+import { createSemaphore } from "../jobs/semaphore.server";
+import type { LabelOrderOutcome } from "../labels/label-order.server";
+import { defaultShippingSettings } from "../shipping/settings";
+import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES } from "./item-job";
+import { runBulkItem, type BulkRunDeps } from "./run-item.server";
+
+const script = vi.hoisted(() => ({ outcomes: [] as (LabelOrderOutcome | Error)[], calls: 0 }));
+vi.mock("../labels/label-order.server", () => ({
+  labelOrder: async () => {
+    script.calls += 1;
+    const next = script.outcomes.shift();
+    if (!next) throw new Error("no outcome scripted");
+    if (next instanceof Error) throw next;
+    return next;
+  },
+}));
+
+const database = createTestDatabase();
+const db = database.prisma;
+const SHOP = "a.myshopify.com";
+const ORDER = "gid://shopify/Order/1";
+
+afterAll(() => database.close());
+
+const deps: BulkRunDeps = {
+  db,
+  semaphore: createSemaphore({ db, dialect: "sqlite" }),
+  maxConcurrency: 2,
+  refusalDelayMs: () => 10,
+  contextFor: async (shop, frozen) => ({ shop, db, admin: { graphql: async () => new Response("{}") }, environment: frozen.environment, settings: frozen.settings, service: async () => ({}) as never }),
+};
+
+async function job(orders = [ORDER]) {
+  const created = await db.bulkJob.create({
+    data: {
+      shop: SHOP,
+      environment: "staging",
+      settingsJson: JSON.stringify(defaultShippingSettings),
+      items: { create: orders.map((orderId, position) => ({ shop: SHOP, orderId, orderName: `#${position + 1}`, position, status: "QUEUED" })) },
+    },
+  });
+  return created.id;
+}
+
+const run = (jobId: string, attempt = 1, orderId = ORDER) => runBulkItem(deps, { shop: SHOP, payload: { bulkJobId: jobId, orderId }, attempt });
+const item = (jobId: string, orderId = ORDER) => db.bulkJobItem.findFirstOrThrow({ where: { jobId, orderId } });
+const label = (createdAt = new Date()) => ({ id: "label-1", trackingNumber: "TRACK1", createdAt }) as never;
+
+beforeEach(async () => {
+  await db.bulkJobItem.deleteMany();
+  await db.bulkJob.deleteMany();
+  script.outcomes = [];
+  script.calls = 0;
+});
+
+describe("one item's run", () => {
+  it("labelled: the item carries the label, and the job completes with its last item", async () => {
+    const id = await job();
+    script.outcomes.push({ kind: "labelled", label: label(), alreadyLabelled: false, fulfillment: { status: "created", adopted: false } });
+    expect(await run(id)).toBe("LABELLED");
+    expect(await item(id)).toMatchObject({ status: "LABELLED", labelId: "label-1", trackingNumber: "TRACK1", alreadyLabelled: false, attempts: 1 });
+    expect(await db.bulkJob.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "COMPLETED", finishedAt: expect.any(Date) });
+  });
+
+  it("a label that predates the job is reported already labelled; one bought by an earlier run of this job is not", async () => {
+    const id = await job(["o1", "o2"]);
+    script.outcomes.push({ kind: "labelled", label: label(new Date(Date.now() - 60_000)), alreadyLabelled: true, fulfillment: null });
+    script.outcomes.push({ kind: "labelled", label: label(new Date(Date.now() + 1000)), alreadyLabelled: true, fulfillment: null });
+    await run(id, 1, "o1");
+    await run(id, 1, "o2");
+    expect((await item(id, "o1")).alreadyLabelled).toBe(true);
+    expect((await item(id, "o2")).alreadyLabelled).toBe(false);
+  });
+
+  it("Shopify busy: the item waits (QUEUED) and the queue retries with Shopify's delay; no refusal counted", async () => {
+    const id = await job();
+    script.outcomes.push({ kind: "refused", retryable: true, reason: { code: "shopify_busy", params: { seconds: "7" } } });
+    const error = await run(id).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(RetryableJobError);
+    expect((error as RetryableJobError).retryAfterMs).toBe(7000);
+    expect(await item(id)).toMatchObject({ status: "QUEUED", refusals: 0 });
+    expect((await db.bulkJob.findUniqueOrThrow({ where: { id } })).status).toBe("RUNNING");
+  });
+
+  it("a 429 is retried a bounded number of times, then the item is REFUSED", async () => {
+    const id = await job();
+    const refusal: LabelOrderOutcome = { kind: "refused", retryable: true, reason: { code: "service_refused", params: { message: "429" } } };
+    for (let attempt = 1; attempt <= ITEM_REFUSAL_RETRIES; attempt++) {
+      script.outcomes.push(refusal);
+      await expect(run(id, attempt)).rejects.toBeInstanceOf(RetryableJobError);
+    }
+    script.outcomes.push(refusal);
+    expect(await run(id, ITEM_REFUSAL_RETRIES + 1)).toBe("REFUSED");
+    expect(await item(id)).toMatchObject({ status: "REFUSED", refusals: ITEM_REFUSAL_RETRIES, reasonJson: expect.stringContaining("service_retries_exhausted") });
+  });
+
+  it("blocked and pending keep their reason as data; pending keeps the attempt to follow", async () => {
+    const id = await job(["o1", "o2"]);
+    script.outcomes.push({
+      kind: "blocked",
+      problems: [{ code: "hs_code_missing", path: "cn23_data.products[0].hs_code", orderName: "#1", severity: "blocking", message: { en: "No HS code.", fr: "Pas de code SH." }, fix: { en: "Add it.", fr: "Ajoutez-le." } }],
+    });
+    script.outcomes.push({ kind: "pending", attempt: { id: "attempt-9" } as never, reason: { code: "purchase_unknown", params: { reference: "20261123-001" } } });
+    await run(id, 1, "o1");
+    await run(id, 1, "o2");
+    expect(JSON.parse((await item(id, "o1")).reasonJson!)).toMatchObject({ code: "order_problem", params: { problem: "hs_code_missing", messageFr: "Pas de code SH." } });
+    expect(await item(id, "o2")).toMatchObject({ status: "PENDING", attemptId: "attempt-9" });
+    expect((await db.bulkJob.findUniqueOrThrow({ where: { id } })).status).toBe("COMPLETED");
+  });
+
+  it("an unexpected error waits and retries; on the queue's last attempt the item ends REFUSED, never stuck RUNNING", async () => {
+    const id = await job();
+    script.outcomes.push(new Error("database is locked"));
+    await expect(run(id, 1)).rejects.toBeInstanceOf(RetryableJobError);
+    expect((await item(id)).status).toBe("QUEUED");
+    script.outcomes.push(new Error("database is locked"));
+    expect(await run(id, ITEM_QUEUE_RETRY_LIMIT + 1)).toBe("REFUSED");
+    expect(await item(id)).toMatchObject({ status: "REFUSED", reasonJson: expect.stringContaining("unexpected_error") });
+  });
+
+  it("a cancelled or finished item, another shop's payload, or an unknown item is skipped without calling labelOrder", async () => {
+    const id = await job();
+    await db.bulkJobItem.updateMany({ data: { status: "CANCELLED" } });
+    expect(await run(id)).toBe("skipped");
+    expect(await runBulkItem(deps, { shop: "b.myshopify.com", payload: { bulkJobId: id, orderId: ORDER }, attempt: 1 })).toBe("skipped");
+    expect(await run("no-such-job")).toBe("skipped");
+    expect(script.calls).toBe(0);
+  });
+});

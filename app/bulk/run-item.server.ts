@@ -1,0 +1,197 @@
+/**
+ * Runs one item of a bulk job (called by the queue's `bulk-label-item` handler): claim it, label the order with the
+ * job's frozen environment and settings through `labelOrder` (the single-order guarantees: slot, reference, no retry
+ * of a purchase, the unknown reconciled), and record the outcome on the item.
+ *
+ *  - labelled -> LABELLED (`alreadyLabelled` when the label predates the job: it was never bought again);
+ *  - blocked -> BLOCKED with the first problem as data; refused -> REFUSED; pending -> PENDING (settled later from the
+ *    purchase attempt, see pending.server.ts);
+ *  - Shopify's throttle and a 429 from the service wait and try again (the queue's retry with our delay); a 429 is
+ *    tried ITEM_REFUSAL_RETRIES times, then REFUSED; Shopify's throttle never fails the item before the queue's
+ *    last attempt.
+ * Each call to the label service holds one slot of `label-service:<environment>:<account>` (the database semaphore,
+ * shared by every instance) for LABEL_SERVICE_MAX_CONCURRENCY per account.
+ */
+import type { PrismaClient } from "../generated/prisma/client";
+import { RetryableJobError } from "../jobs/errors";
+import type { Semaphore } from "../jobs/semaphore.server";
+import type { LabelEnvironment } from "../labels/environments";
+import { labelOrder, type LabelContext, type LabelOrderOutcome } from "../labels/label-order.server";
+import type { GenerateOutcome } from "../labels/purchase.server";
+import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
+import { finishJobIfDone } from "./bulk-jobs.server";
+import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type BulkItemPayload } from "./item-job";
+import { blockedReason, type Reason } from "./reasons";
+
+export interface BulkRunDeps {
+  db: PrismaClient;
+  semaphore: Semaphore;
+  /** LABEL_SERVICE_MAX_CONCURRENCY: calls at once per label-service account, across instances. */
+  maxConcurrency: number;
+  /** The shop's labelling context with the job's frozen environment and settings (offline session at boot). */
+  contextFor(shop: string, frozen: { environment: LabelEnvironment; settings: ShippingSettings; database: PrismaClient }): Promise<LabelContext>;
+  /** A slot's lease; renewed while the call runs, so a crashed holder frees it within this time. */
+  slotLeaseMs?: number;
+  /** Delay before the next try after a retryable refusal (attempt 1, 2, …); default 2 s doubling, at most 60 s. */
+  refusalDelayMs?: (refusals: number) => number;
+  log?: (message: string) => void;
+}
+
+export interface ItemRun {
+  shop: string;
+  payload: BulkItemPayload;
+  /** The queue's attempt, 1 on the first run. */
+  attempt: number;
+  signal?: AbortSignal;
+}
+
+export type ItemRunResult = "skipped" | "LABELLED" | "BLOCKED" | "REFUSED" | "PENDING" | "waiting";
+
+/** The account the service sees: shops that saved the same login share its concurrency. */
+async function accountKey(db: PrismaClient, shop: string, environment: string): Promise<string> {
+  const account = await db.labelServiceAccount.findUnique({ where: { shop_environment: { shop, environment } }, select: { email: true } });
+  return `label-service:${environment}:${account ? account.email.trim().toLowerCase() : `shop:${shop}`}`;
+}
+
+type Service = Awaited<ReturnType<LabelContext["service"]>>;
+
+/** The answer to a purchase that never got a slot (the process is stopping): not sent, so nothing was charged. */
+const NOT_SENT: GenerateOutcome = {
+  status: "rejected",
+  error: { message: "not sent: this app process is stopping; the order is run again", messageFr: "non envoyée : ce processus de l'application s'arrête ; la commande sera relancée", kind: "rate_limited" },
+};
+
+/**
+ * The service with each of its calls holding a semaphore slot (renewed while the call runs). A purchase that cannot
+ * get a slot (the wait was aborted) is answered "rejected, retryable" without being sent, so its attempt is not left
+ * unknown for the reconciler.
+ */
+function throttledService(service: Service, take: () => Promise<{ release(): Promise<void>; renew(): Promise<boolean> }>, leaseMs: number): Service {
+  const held =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>, notSent?: R) =>
+    async (...args: A): Promise<R> => {
+      let lease: Awaited<ReturnType<typeof take>>;
+      try {
+        lease = await take();
+      } catch (error) {
+        if (notSent !== undefined) return notSent;
+        throw error;
+      }
+      const renewal = setInterval(() => void lease.renew().catch(() => undefined), Math.max(1000, Math.floor(leaseMs / 3)));
+      try {
+        return await call(...args);
+      } finally {
+        clearInterval(renewal);
+        await lease.release().catch(() => undefined);
+      }
+    };
+  const calls = new Set(["generateLabel", "lookUpLabelByReference", "lookUpLabelById", "carrierServices"]);
+  return new Proxy(service, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+      if (property === "generateLabel") return held(bound, NOT_SENT);
+      return typeof property === "string" && calls.has(property) ? held(bound) : bound;
+    },
+  });
+}
+
+function retrySeconds(reason: Reason): number {
+  const seconds = Number(reason.params?.seconds);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 5;
+}
+
+export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<ItemRunResult> {
+  const { db } = deps;
+  const { bulkJobId, orderId } = run.payload;
+  const item = await db.bulkJobItem.findFirst({ where: { jobId: bulkJobId, orderId, shop: run.shop }, include: { job: true } });
+  if (!item || item.job.shop !== run.shop) return "skipped";
+  // Claim: QUEUED -> RUNNING. A RUNNING item is run again (its previous run's process died and the queue's lease
+  // expired): labelOrder's slot reports the label or the purchase in flight instead of buying twice.
+  const claimed = await db.bulkJobItem.updateMany({
+    where: { id: item.id, status: { in: ["QUEUED", "RUNNING"] } },
+    data: { status: "RUNNING", attempts: { increment: 1 }, startedAt: item.startedAt ?? new Date() },
+  });
+  if (claimed.count === 0) return "skipped";
+
+  const settle = async (status: "LABELLED" | "BLOCKED" | "REFUSED" | "PENDING" | "QUEUED", data: Record<string, unknown> = {}) => {
+    await db.bulkJobItem.updateMany({
+      where: { id: item.id, status: "RUNNING" },
+      data: { status, ...data, finishedAt: status === "QUEUED" ? null : new Date() },
+    });
+    if (status !== "QUEUED") await finishJobIfDone(db, bulkJobId);
+  };
+  const lastAttempt = run.attempt > ITEM_QUEUE_RETRY_LIMIT;
+
+  let outcome: LabelOrderOutcome;
+  try {
+    const settings = shippingSettingsSchema.parse(JSON.parse(item.job.settingsJson));
+    const environment = item.job.environment as LabelEnvironment;
+    const context = await deps.contextFor(run.shop, { environment, settings, database: db });
+    const key = await accountKey(db, run.shop, environment);
+    const leaseMs = deps.slotLeaseMs ?? 30_000;
+    const service = context.service;
+    const bounded: LabelContext = {
+      ...context,
+      service: async () => throttledService(await service(), () => deps.semaphore.acquire(key, deps.maxConcurrency, leaseMs, { signal: run.signal }), leaseMs),
+    };
+    outcome = await labelOrder(bounded, { orderId });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (lastAttempt) {
+      await settle("REFUSED", { reasonJson: JSON.stringify({ code: "unexpected_error", params: { message: message.slice(0, 300) } } satisfies Reason) });
+      return "REFUSED";
+    }
+    const delayMs = Math.min(60_000, 1000 * 2 ** Math.min(6, run.attempt - 1));
+    await settle("QUEUED", { reasonJson: JSON.stringify({ code: "retry_waiting", params: { seconds: String(Math.ceil(delayMs / 1000)), cause: message.slice(0, 120) } } satisfies Reason) });
+    throw new RetryableJobError(`bulk item ${item.id}: ${message}`, delayMs);
+  }
+
+  switch (outcome.kind) {
+    case "labelled": {
+      const predates = outcome.label.createdAt.getTime() < item.job.createdAt.getTime();
+      const reason = outcome.fulfillment?.status === "failed" ? outcome.fulfillment.reason : null;
+      await settle("LABELLED", {
+        labelId: outcome.label.id,
+        trackingNumber: outcome.label.trackingNumber,
+        alreadyLabelled: outcome.alreadyLabelled && predates,
+        reasonJson: reason ? JSON.stringify(reason) : null,
+      });
+      return "LABELLED";
+    }
+    case "blocked":
+      await settle("BLOCKED", { reasonJson: JSON.stringify(blockedReason(outcome.problems)) });
+      return "BLOCKED";
+    case "pending":
+      await settle("PENDING", { attemptId: outcome.attempt?.id ?? null, reasonJson: JSON.stringify(outcome.reason) });
+      return "PENDING";
+    case "refused": {
+      if (!outcome.retryable || lastAttempt) {
+        await settle("REFUSED", { reasonJson: JSON.stringify(outcome.reason) });
+        return "REFUSED";
+      }
+      if (outcome.reason.code === "shopify_busy") {
+        // Shopify's budget: wait and resume, never a failure of the item.
+        const delayMs = retrySeconds(outcome.reason) * 1000;
+        await settle("QUEUED", { reasonJson: JSON.stringify({ code: "retry_waiting", params: { seconds: String(retrySeconds(outcome.reason)), cause: "Shopify" } } satisfies Reason) });
+        throw new RetryableJobError(`bulk item ${item.id}: Shopify is busy`, delayMs);
+      }
+      if (run.signal?.aborted) {
+        // Stopping: nothing was sent; the next run (this instance restarted, or another) takes the item again.
+        await settle("QUEUED", { reasonJson: null });
+        throw new RetryableJobError(`bulk item ${item.id}: stopped before its purchase`, 1000);
+      }
+      if (item.refusals >= ITEM_REFUSAL_RETRIES) {
+        await settle("REFUSED", { reasonJson: JSON.stringify({ code: "service_retries_exhausted", params: { tries: String(item.refusals + 1) } } satisfies Reason) });
+        return "REFUSED";
+      }
+      const delayMs = (deps.refusalDelayMs ?? ((n: number) => Math.min(60_000, 2000 * 2 ** (n - 1))))(item.refusals + 1);
+      await settle("QUEUED", {
+        refusals: { increment: 1 },
+        reasonJson: JSON.stringify({ code: "retry_waiting", params: { seconds: String(Math.ceil(delayMs / 1000)), cause: "429" } } satisfies Reason),
+      });
+      throw new RetryableJobError(`bulk item ${item.id}: the label service asked to slow down`, delayMs);
+    }
+  }
+}

@@ -1,0 +1,364 @@
+/**
+ * Bulk jobs end to end on the real queue, on both adapters (embedded on SQLite; pg-boss on PostgreSQL with a Prisma
+ * client generated for PostgreSQL): the app's real Admin client against the Shopify emulator, the real label-service
+ * client against the label sandbox. Labels bought are counted from the sandbox's inspection endpoint.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
+import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
+import { cancelBulkJob, createBulkJob, getBulkJob, listBulkJobs, retryFailedItems } from "../../app/bulk/bulk-jobs.server";
+import { preflightBulkJob } from "../../app/bulk/preflight.server";
+import { bulkReasonText } from "../../app/bulk/reasons";
+import type { BulkRunDeps } from "../../app/bulk/run-item.server";
+import type { BulkJobView } from "../../app/bulk/types";
+import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
+import { createPrismaClient } from "../../app/db.server";
+import type { PrismaClient } from "../../app/generated/prisma/client";
+import { createEmbeddedQueue } from "../../app/jobs/embedded-queue.server";
+import { bulkLabelItemJob } from "../../app/jobs/handlers/bulk-label-item.job";
+import { createPgBossQueue } from "../../app/jobs/pgboss-queue.server";
+import { registerJobs } from "../../app/jobs/registry";
+import { createSemaphore } from "../../app/jobs/semaphore.server";
+import type { JobQueue } from "../../app/jobs/types";
+import { createLabelServiceClient } from "../../app/label-service";
+import type { LabelEnvironment } from "../../app/labels/environments";
+import type { LabelContext } from "../../app/labels/label-order.server";
+import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
+import { withShopifyBudget } from "../../app/shopify/admin-client";
+import { InProcessShopifyBudget } from "../../app/shopify/budget";
+import { createTestDatabaseUrl } from "../helpers/test-db";
+import { createPostgresTestDatabase } from "../helpers/test-postgres";
+import { realAdminFor } from "../helpers/real-admin";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const gid = (n: number) => `gid://shopify/Order/71000010${String(n).padStart(2, "0")}`;
+
+/** Ready with the demo settings (French, EU, Swiss, UK and US destinations). */
+const READY = [2, 3, 4, 6, 8, 35].map(gid);
+/** A Swiss order whose product has no HS code: blocked before anything is bought. */
+const NO_HS_CODE = gid(15);
+
+interface Fixture {
+  db: PrismaClient;
+  /** A new queue, as if another app process (its own connections). */
+  makeQueue(options?: { leaseMs?: number }): Promise<JobQueue>;
+  dialect: "sqlite" | "postgresql";
+  close(): Promise<void>;
+}
+
+async function sqliteFixture(): Promise<Fixture> {
+  const { url, cleanup } = createTestDatabaseUrl();
+  const db = createPrismaClient(url);
+  const closers: (() => Promise<void>)[] = [];
+  return {
+    db,
+    dialect: "sqlite",
+    async makeQueue(options = {}) {
+      const queue = createEmbeddedQueue({ db, dialect: "sqlite", pollMs: 20, leaseMs: options.leaseMs ?? 2000, onError: () => undefined });
+      closers.push(() => queue.stop({ graceMs: 0 }));
+      return queue;
+    },
+    async close() {
+      for (const close of closers) await close();
+      await db.$disconnect();
+      cleanup();
+    },
+  };
+}
+
+/** A Prisma client generated for PostgreSQL (the checkout's client is SQLite's), on a fresh database. */
+async function pgBossFixture(): Promise<Fixture> {
+  mkdirSync(path.join(root, ".tmp"), { recursive: true });
+  const scratch = mkdtempSync(path.join(root, ".tmp", "bulk-pg-client-"));
+  const schema = readFileSync(path.join(root, "prisma/postgresql/schema.prisma"), "utf8").replace('output       = "../../app/generated/prisma"', 'output       = "./client"');
+  writeFileSync(path.join(scratch, "schema.prisma"), schema);
+  execFileSync(path.join(root, "node_modules/.bin/prisma"), ["generate", "--schema", path.join(scratch, "schema.prisma")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/test" },
+    stdio: "ignore",
+  });
+  const database = await createPostgresTestDatabase();
+  const generated = (await import(/* @vite-ignore */ path.join(scratch, "client/client.ts"))) as { PrismaClient: new (options: { adapter: unknown }) => PrismaClient };
+  const pool = new pg.Pool({ connectionString: database.url, max: 8 });
+  pool.on("error", () => undefined);
+  const db = new generated.PrismaClient({ adapter: new PrismaPg(pool) });
+  const queues: JobQueue[] = [];
+  return {
+    db,
+    dialect: "postgresql",
+    async makeQueue(options = {}) {
+      const queue = createPgBossQueue({ databaseUrl: database.url, pollMs: 20, leaseMs: options.leaseMs ?? 2000, maintenanceIntervalSeconds: 1, onError: () => undefined });
+      queues.push(queue);
+      return queue;
+    },
+    async close() {
+      for (const queue of queues) await queue.stop({ graceMs: 0 });
+      await db.$disconnect();
+      await pool.end();
+      await database.drop();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+const ADAPTERS = [
+  { label: "embedded on SQLite", setup: sqliteFixture },
+  { label: "pg-boss on PostgreSQL", setup: pgBossFixture },
+];
+
+let emulator: TestEmulator;
+let sandbox: LabelSandbox;
+
+beforeAll(async () => {
+  [emulator, sandbox] = await Promise.all([startTestEmulator(), startLabelSandbox({ port: 0 })]);
+});
+afterAll(async () => {
+  await Promise.all([emulator?.emulator.close(), sandbox?.close()]);
+});
+
+async function bought() {
+  return (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number; countByReference: Record<string, number> };
+}
+async function fault(config: unknown) {
+  await fetch(`${sandbox.url}/__admin/faults`, { method: "POST", body: JSON.stringify(config) });
+}
+async function fulfillmentsOf(orderGid: string) {
+  const number = orderGid.slice(-4);
+  return ((await emulator.inspect(`/__admin/orders/${number}`)).body as { fulfillments: unknown[] }).fulfillments.length;
+}
+
+describe.each(ADAPTERS)("bulk jobs: $label", ({ setup }) => {
+  let fx: Fixture;
+  let admin: LabelContext["admin"];
+  let environmentsSeen: LabelEnvironment[];
+
+  beforeAll(async () => {
+    fx = await setup();
+    const real = await realAdminFor(emulator.emulator.url, fx.db, DEMO_SHOP, DEMO_TOKEN);
+    admin = withShopifyBudget(real, { shop: DEMO_SHOP, maxWaitMs: 30_000, budget: new InProcessShopifyBudget() });
+    await saveShippingSettings(fx.db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+  }, 180_000);
+  afterAll(async () => {
+    await fx?.close();
+  });
+  beforeEach(async () => {
+    await fetch(`${sandbox.url}/__admin/reset`, { method: "POST" });
+    await emulator.inspect("/__admin/reset", "POST");
+    await fx.db.bulkJobItem.deleteMany();
+    await fx.db.bulkJob.deleteMany();
+    await fx.db.purchaseAttempt.deleteMany();
+    await fx.db.label.deleteMany();
+    await fx.db.semaphoreSlot.deleteMany();
+    await fx.db.shopSettings.updateMany({ where: { shop: DEMO_SHOP }, data: { environment: "staging" } });
+    environmentsSeen = [];
+  });
+
+  function service() {
+    const client = createLabelServiceClient({
+      shop: DEMO_SHOP,
+      environment: "staging",
+      account: { baseUrl: sandbox.url, ...DEMO_ACCOUNT },
+      options: { generateTimeoutMs: 5_000, defaultTimeoutMs: 5_000 },
+    });
+    return client;
+  }
+
+  function context(environment: LabelEnvironment = "staging"): LabelContext {
+    const client = service();
+    return { shop: DEMO_SHOP, db: fx.db, admin, environment, settings: DEMO_SHIPPING_SETTINGS, service: async () => client };
+  }
+
+  function deps(overrides: Partial<BulkRunDeps> = {}): BulkRunDeps {
+    return {
+      db: fx.db,
+      semaphore: createSemaphore({ db: fx.db, dialect: fx.dialect }),
+      maxConcurrency: 4,
+      refusalDelayMs: () => 50,
+      async contextFor(shop, frozen) {
+        environmentsSeen.push(frozen.environment);
+        const client = service();
+        return { shop, db: frozen.database, admin, environment: frozen.environment, settings: frozen.settings, service: async () => client };
+      },
+      ...overrides,
+    };
+  }
+
+  let running: JobQueue[] = [];
+  afterEach(async () => {
+    // Each test's workers stop with it, so no work of one test runs into the next.
+    await Promise.all(running.map((queue) => queue.stop({ graceMs: 5_000 })));
+    running = [];
+    await fault({ latency: { probability: 0 }, rateLimit: { next: 0 }, refuseLabel: { next: 0 } });
+  });
+
+  async function worker(options: { leaseMs?: number; concurrency?: number; runDeps?: Partial<BulkRunDeps> } = {}) {
+    const queue = await fx.makeQueue({ leaseMs: options.leaseMs });
+    running.push(queue);
+    await registerJobs(queue, [bulkLabelItemJob(deps(options.runDeps), { concurrency: options.concurrency ?? 4 })]);
+    return queue;
+  }
+
+  async function finished(id: string, timeoutMs = 60_000): Promise<BulkJobView> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = (await getBulkJob(fx.db, DEMO_SHOP, id))!;
+      if (job.status !== "RUNNING" && job.counts.remaining === 0 && job.counts.pending === 0) return job;
+      if (Date.now() > deadline) throw new Error(`job ${id} did not finish: ${JSON.stringify(job.counts)}`);
+      await sleep(50);
+    }
+  }
+
+  it("preflight is free: ready, blocked grouped by cause, unknown and duplicate ids", async () => {
+    const preflight = await preflightBulkJob(context(), [...READY, READY[0]!, NO_HS_CODE, "gid://shopify/Order/1", "not-an-order"]);
+    expect(preflight.ready.map((order) => order.orderId)).toEqual(READY);
+    expect(preflight.blocked.map((order) => order.orderId)).toEqual([NO_HS_CODE]);
+    expect(preflight.unknown).toEqual(["gid://shopify/Order/1", "not-an-order"]);
+    expect(preflight.groups).toHaveLength(1);
+    expect(preflight.groups[0]!.orderCount).toBe(1);
+    expect(bulkReasonText(preflight.blocked[0]!.reasons[0]!, "fr")).toMatch(/douane/i);
+    expect(preflight.chargedLabels).toBe(0);
+    expect((await bought()).count).toBe(0);
+  });
+
+  it("labels the ready orders, reports the blocked and the already labelled, and never buys twice", async () => {
+    const queue = await worker();
+    await queue.start();
+    const before = await Promise.all(READY.map(fulfillmentsOf));
+    const first = await createBulkJob(context(), { orderIds: [READY[0]!], staffUserId: "42", queue });
+    await finished(first.id);
+    const created = await createBulkJob(context(), { orderIds: [...READY, NO_HS_CODE], staffUserId: "42", queue });
+    expect(created.url).toBe(`/app/bulk/${created.id}`);
+    const job = await finished(created.id);
+    expect(job.status).toBe("COMPLETED");
+    expect(job.counts).toMatchObject({ total: 7, labelled: 6, blocked: 1, remaining: 0 });
+    const byOrder = new Map(job.items.map((item) => [item.orderId, item]));
+    expect(byOrder.get(READY[0]!)).toMatchObject({ status: "LABELLED", alreadyLabelled: true });
+    expect(byOrder.get(READY[1]!)).toMatchObject({ status: "LABELLED", alreadyLabelled: false, trackingNumber: expect.any(String) });
+    expect(byOrder.get(NO_HS_CODE)).toMatchObject({ status: "BLOCKED", reason: { code: "order_problem" } });
+    const labels = await bought();
+    expect(labels.count).toBe(READY.length);
+    expect(Math.max(...Object.values(labels.countByReference))).toBe(1);
+    expect((await Promise.all(READY.map(fulfillmentsOf))).map((count, index) => count - before[index]!)).toEqual(READY.map(() => 1));
+    expect(new Set(environmentsSeen)).toEqual(new Set(["staging"]));
+    const list = await listBulkJobs(fx.db, DEMO_SHOP);
+    expect(list.map((entry) => entry.id)).toEqual([created.id, first.id]);
+    expect(await getBulkJob(fx.db, "other-shop.myshopify.com", created.id)).toBeNull();
+  });
+
+  it("one refused order does not stop the others; Retry failed buys only it", async () => {
+    const queue = await worker({ concurrency: 1 });
+    await queue.start();
+    await fault({ refuseLabel: { next: 1 } });
+    const created = await createBulkJob(context(), { orderIds: READY.slice(0, 3), staffUserId: null, queue });
+    const job = await finished(created.id);
+    expect(job.counts).toMatchObject({ labelled: 2, refused: 1 });
+    const refused = job.items.find((item) => item.status === "REFUSED")!;
+    expect(refused.reason?.code).toBe("service_refused");
+    expect((await bought()).count).toBe(2);
+
+    const retry = await retryFailedItems(fx.db, DEMO_SHOP, created.id, { queue });
+    expect(retry?.retried).toBe(1);
+    const again = await finished(created.id);
+    expect(again.counts).toMatchObject({ labelled: 3, refused: 0 });
+    expect((await bought()).count).toBe(3);
+    expect(await retryFailedItems(fx.db, "other-shop.myshopify.com", created.id, { queue })).toBeNull();
+  });
+
+  it("a 429 is retried with backoff; repeated, the item ends REFUSED with nothing charged", async () => {
+    const queue = await worker({ concurrency: 1 });
+    await queue.start();
+    await fault({ rateLimit: { next: 2, retryAfterSeconds: 0 } });
+    const created = await createBulkJob(context(), { orderIds: [READY[0]!], staffUserId: null, queue });
+    expect((await finished(created.id)).counts.labelled).toBe(1);
+    await fault({ rateLimit: { next: 50, retryAfterSeconds: 0 } });
+    const second = await createBulkJob(context(), { orderIds: [READY[1]!], staffUserId: null, queue });
+    const job = await finished(second.id);
+    expect(job.items[0]).toMatchObject({ status: "REFUSED", reason: { code: "service_retries_exhausted" } });
+    expect((await bought()).count).toBe(1);
+    await fault({ rateLimit: { next: 0 } });
+  });
+
+  it("Cancel stops the items not started; the running one finishes", async () => {
+    await fault({ latency: { probability: 1, minMs: 400, maxMs: 400 } });
+    const queue = await worker({ concurrency: 1, runDeps: { maxConcurrency: 1 } });
+    await queue.start();
+    const created = await createBulkJob(context(), { orderIds: READY, staffUserId: null, queue });
+    for (let i = 0; i < 200; i++) {
+      const job = (await getBulkJob(fx.db, DEMO_SHOP, created.id))!;
+      if (job.items.some((item) => item.status === "RUNNING")) break;
+      await sleep(20);
+    }
+    const cancelled = await cancelBulkJob(fx.db, DEMO_SHOP, created.id);
+    expect(cancelled!.cancelled).toBeGreaterThan(0);
+    expect(cancelled!.job.status).toBe("CANCELLED");
+    const job = await finished(created.id);
+    await fault({ latency: { probability: 0 } });
+    expect(job.status).toBe("CANCELLED");
+    expect(job.finishedAt).not.toBeNull();
+    expect(job.counts.cancelled).toBe(cancelled!.cancelled);
+    expect(job.counts.labelled + job.counts.cancelled).toBe(READY.length);
+    expect((await bought()).count).toBe(job.counts.labelled);
+    expect(await cancelBulkJob(fx.db, "other-shop.myshopify.com", created.id)).toBeNull();
+  });
+
+  it("the environment is frozen: switching the shop to production mid-job charges nothing", async () => {
+    await fault({ latency: { probability: 1, minMs: 100, maxMs: 100 } });
+    const queue = await worker({ concurrency: 1 });
+    await queue.start();
+    const created = await createBulkJob(context(), { orderIds: READY.slice(0, 3), staffUserId: null, queue });
+    await fx.db.shopSettings.update({ where: { shop: DEMO_SHOP }, data: { environment: "production" } });
+    const job = await finished(created.id);
+    await fault({ latency: { probability: 0 } });
+    expect(job.environment).toBe("staging");
+    expect(new Set(environmentsSeen)).toEqual(new Set(["staging"]));
+    expect((await fx.db.label.findMany()).map((label) => label.environment)).toEqual(["staging", "staging", "staging"]);
+  });
+
+  it("a production job needs the charged number confirmed", async () => {
+    const queue = await worker();
+    await expect(createBulkJob(context("production"), { orderIds: READY.slice(0, 2), staffUserId: null, queue })).rejects.toMatchObject({ code: "confirmation_required", params: { chargedLabels: "2" } });
+    await expect(createBulkJob(context("production"), { orderIds: READY.slice(0, 2), confirmChargedLabels: 3, staffUserId: null, queue })).rejects.toMatchObject({ code: "confirmation_required" });
+    expect(await fx.db.bulkJob.count()).toBe(0);
+  });
+
+  it("a queue stopped with work in flight, then a new one: the job completes, no order bought twice", async () => {
+    await fault({ latency: { probability: 1, minMs: 300, maxMs: 300 } });
+    const before = await Promise.all(READY.map(fulfillmentsOf));
+    const first = await worker({ leaseMs: 1500, concurrency: 2 });
+    await first.start();
+    const created = await createBulkJob(context(), { orderIds: READY, staffUserId: null, queue: first });
+    for (let i = 0; i < 200; i++) {
+      const job = (await getBulkJob(fx.db, DEMO_SHOP, created.id))!;
+      if (job.counts.labelled >= 1 && job.items.some((item) => item.status === "RUNNING")) break;
+      await sleep(20);
+    }
+    await first.stop({ graceMs: 0 });
+    const second = await worker({ leaseMs: 1500, concurrency: 4 });
+    await second.start();
+    const job = await finished(created.id, 90_000);
+    await fault({ latency: { probability: 0 } });
+    expect(job.counts).toMatchObject({ labelled: READY.length, remaining: 0, pending: 0 });
+    const labels = await bought();
+    expect(labels.count).toBe(READY.length);
+    expect(Math.max(...Object.values(labels.countByReference))).toBe(1);
+    expect((await Promise.all(READY.map(fulfillmentsOf))).map((count, index) => count - before[index]!)).toEqual(READY.map(() => 1));
+  }, 120_000);
+
+  it("two workers on one job never buy an order twice", async () => {
+    const [a, b] = [await worker({ concurrency: 3 }), await worker({ concurrency: 3 })];
+    const created = await createBulkJob(context(), { orderIds: READY, staffUserId: null, queue: a });
+    await Promise.all([a.start(), b.start()]);
+    const job = await finished(created.id);
+    expect(job.counts.labelled).toBe(READY.length);
+    const labels = await bought();
+    expect(labels.count).toBe(READY.length);
+    expect(Math.max(...Object.values(labels.countByReference))).toBe(1);
+  });
+});
