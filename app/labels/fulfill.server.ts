@@ -15,6 +15,7 @@ import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, upd
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 import { storedNote } from "./notes";
+import { shopifyStepFor } from "./shopify-step.server";
 
 /** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
 export const FULFILLMENT_CLAIM_TIMEOUT_MS = DEFAULT_RECONCILE_TIMINGS.claimTimeoutMs;
@@ -119,7 +120,9 @@ export async function stuckFulfillments(db: PrismaClient, now: Date, limit = 20,
 export type FulfillResult =
   | { status: "created"; label: Label; adopted: boolean }
   | { status: "in_progress" }
-  | { status: "failed"; label: Label; message: string; messageFr: string };
+  | { status: "failed"; label: Label; message: string; messageFr: string }
+  /** A staging (test) label kept out of Shopify: no fulfillment, no notice (shopify-step.server.ts, decision 0170). */
+  | { status: "skipped"; label: Label; reason: "test_label" };
 
 export interface FulfillDeps {
   db: PrismaClient;
@@ -135,7 +138,7 @@ async function claim(db: PrismaClient, shop: string, labelId: string, now: Date,
       id: labelId,
       shop,
       OR: [
-        { fulfillmentStatus: { in: ["PENDING", "FAILED"] } },
+        { fulfillmentStatus: { in: ["PENDING", "FAILED", "SKIPPED_TEST"] } },
         { fulfillmentStatus: "IN_PROGRESS", updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
       ],
     },
@@ -176,6 +179,13 @@ export async function pushLabelToShopify(
   let fulfillmentId: string;
   let adopted = false;
   try {
+    // --- test labels (decision 0170): the one place that decides whether this label may reach Shopify at all.
+    const step = await shopifyStepFor({ db, admin }, label);
+    if (!step.push) {
+      const skipped = await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus: "SKIPPED_TEST", fulfillmentError: null } });
+      return { status: "skipped", label: skipped, reason: step.reason };
+    }
+    // --- end test labels
     const context = await fetchFulfillmentContext(admin, label.orderId);
     if (!context) return await fail(`Shopify no longer has order ${label.orderName}`, `Shopify n'a plus la commande ${label.orderName}`);
     const existing = context.fulfillments.find(

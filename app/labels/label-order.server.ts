@@ -38,7 +38,9 @@ export interface LabelContext {
 export type FulfillmentState =
   | { status: "created"; adopted: boolean }
   | { status: "in_progress" }
-  | { status: "failed"; reason: Reason };
+  | { status: "failed"; reason: Reason }
+  /** A test label kept out of Shopify (decision 0170). */
+  | { status: "skipped"; reason: Reason };
 
 export type LabelOrderOutcome =
   | { kind: "labelled"; label: Label; alreadyLabelled: boolean; fulfillment: FulfillmentState | null }
@@ -58,6 +60,7 @@ function fulfillmentState(result: FulfillResult | undefined): FulfillmentState |
   if (!result) return null;
   if (result.status === "created") return { status: "created", adopted: result.adopted };
   if (result.status === "in_progress") return { status: "in_progress" };
+  if (result.status === "skipped") return { status: "skipped", reason: { code: "test_label_not_fulfilled", params: {} } };
   return { status: "failed", reason: { code: "fulfillment_failed", params: { message: result.message, messageFr: result.messageFr } } };
 }
 

@@ -9,7 +9,7 @@ export const ATTEMPT_STATUSES = ["PENDING", "UNKNOWN", "NEEDS_REVIEW", "CREATED"
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 /** The Shopify step of a stored label (`Label.fulfillmentStatus`). */
-export const LABEL_FULFILLMENT_STATUSES = ["PENDING", "IN_PROGRESS", "CREATED", "FAILED"] as const;
+export const LABEL_FULFILLMENT_STATUSES = ["PENDING", "IN_PROGRESS", "CREATED", "FAILED", "SKIPPED_TEST"] as const;
 export type LabelFulfillmentStatus = (typeof LABEL_FULFILLMENT_STATUSES)[number];
 
 /** Shopify's `Order.displayFulfillmentStatus` values the app tells apart; anything else is "other". */

@@ -11,6 +11,7 @@ import { handleOrderLabelAction } from "../../app/labels/order-label-actions.ser
 import { createLabelForOrder, overridesFromForm } from "../../app/labels/order-label.server";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { createTestDatabase } from "../helpers/test-db";
+import { fulfilTestLabelsOn } from "../helpers/dev-store";
 import { realAdminFor } from "../helpers/real-admin";
 
 const database = createTestDatabase();
@@ -26,6 +27,8 @@ beforeAll(async () => {
   [emulator, sandbox] = await Promise.all([startTestEmulator(), startLabelSandbox({ port: 0 })]);
   admin = await realAdminFor(emulator.emulator.url, db, DEMO_SHOP, DEMO_TOKEN);
   await saveShippingSettings(db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+  // The emulated demo shop is a development store; its test labels are fulfilled once turned on (decision 0170).
+  await fulfilTestLabelsOn(db, DEMO_SHOP);
 });
 afterAll(async () => {
   await Promise.all([emulator.emulator.close(), sandbox.close()]);
