@@ -64,7 +64,9 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
       ? { tone: "success", notice: { key: "order.fulfillment.created" } }
       : result.status === "failed"
         ? { tone: "critical", notice: { key: "order.fulfillment.failed", values: { message: readableError(result, context.locale) } } }
-        : { tone: "info", notice: { key: "order.inProgress" } };
+        : result.status === "skipped"
+          ? { tone: "info", notice: { key: "real.fulfillment.skippedTest" } }
+          : { tone: "info", notice: { key: "order.inProgress" } };
   }
   /** An attempt of this shop and order, or 404 (a guessed id finds nothing). */
   const ownAttempt = async (id: string) => {

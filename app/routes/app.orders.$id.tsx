@@ -332,14 +332,18 @@ export default function OrderLabel() {
                         ? "success"
                         : label.fulfillmentStatus === "FAILED"
                           ? "critical"
-                          : "info"
+                          : label.fulfillmentStatus === "SKIPPED_TEST"
+                            ? "attention"
+                            : "info"
                     }
                   >
                     {label.fulfillmentStatus === "CREATED"
                       ? t("order.fulfillment.created")
                       : label.fulfillmentStatus === "FAILED"
                         ? t("label.status.failed")
-                        : t("order.fulfillment.pending")}
+                        : label.fulfillmentStatus === "SKIPPED_TEST"
+                          ? t("real.fulfillment.skippedTest")
+                          : t("order.fulfillment.pending")}
                   </Badge>
                 </InlineStack>
                 <Text as="p" tone="subdued">
@@ -364,6 +368,13 @@ export default function OrderLabel() {
                     </Link>
                   ) : null}
                 </InlineStack>
+                {/* Test labels (decision 0170): say whether this one reached Shopify. */}
+                {label.fulfillmentStatus === "SKIPPED_TEST" ? <Banner tone="info">{t("real.fulfillment.skippedTestHelp")}</Banner> : null}
+                {label.fulfillmentStatus === "CREATED" && label.environment === "staging" ? (
+                  <Text as="p" tone="subdued">
+                    {t("real.fulfillment.testFulfilled")}
+                  </Text>
+                ) : null}
                 {label.fulfillmentStatus === "FAILED" || label.fulfillmentStuck ? (
                   <Banner tone={label.fulfillmentStuck ? "warning" : "critical"}>
                     <BlockStack gap="200">

@@ -28,3 +28,29 @@ export async function setFulfilTestLabels(
   });
   return { ok: true, on };
 }
+
+/** The settings page's "setFulfilTestLabels" form: `on` is "true" or "false". */
+export async function testLabelsAction(
+  deps: { db: PrismaClient; admin: AdminGraphqlClient },
+  shop: string,
+  form: FormData,
+): Promise<{
+  intent: "setFulfilTestLabels";
+  ok: boolean;
+  messageKey: "real.testLabels.saved" | "real.testLabels.error.not_development_store";
+  values?: Record<string, string>;
+}> {
+  const change = await setFulfilTestLabels(deps, shop, form.get("on") === "true");
+  return change.ok
+    ? { intent: "setFulfilTestLabels", ok: true, messageKey: "real.testLabels.saved" }
+    : { intent: "setFulfilTestLabels", ok: false, messageKey: `real.testLabels.error.${change.code}` };
+}
+
+/** What the settings page shows: the setting, and whether Shopify says this is a development store (false if unknown). */
+export async function testLabelsState(deps: { db: PrismaClient; admin: AdminGraphqlClient }, shop: string) {
+  const [on, developmentStore] = await Promise.all([
+    fulfilTestLabelsSetting(deps.db, shop),
+    fetchIsDevelopmentStore(deps.admin).catch(() => false),
+  ]);
+  return { on, developmentStore };
+}
