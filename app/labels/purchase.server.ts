@@ -22,6 +22,7 @@ import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/c
 import type { LabelRequest } from "../label-service/contract";
 import type { LabelEnvironment } from "./accounts.server";
 import { allocateCustomReference, referenceDay } from "./references.server";
+import { sealRequest } from "../privacy/snapshot-seal.server";
 
 /** What the purchase layer needs from the label-service client. */
 export interface LabelServicePort {
@@ -260,7 +261,8 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
         labelIndex,
         fulfillmentOrderId: input.fulfillmentOrderId ?? null,
         status: "PENDING",
-        requestJson: JSON.stringify(request),
+        // The recipient is sealed at rest (decision 0172); carrier, parcel and customs lines stay readable.
+        requestJson: sealRequest(request),
       },
     });
   } catch (error) {

@@ -5,11 +5,12 @@
 import type { ReconcilerDeps } from "../../labels/reconciler.server";
 import type { JobDefinition } from "../registry";
 import { reconcileLabelsJob } from "./reconcile-labels.job";
+import { recipientRetentionJob } from "./recipient-retention.job";
 
 export const JOBS: readonly JobDefinition[] = [];
 
 export type AppJobDeps = { reconciler: ReconcilerDeps };
 
 export function appJobs(deps: AppJobDeps): readonly JobDefinition[] {
-  return [...JOBS, reconcileLabelsJob(deps.reconciler)];
+  return [...JOBS, reconcileLabelsJob(deps.reconciler), recipientRetentionJob({ db: deps.reconciler.db, log: deps.reconciler.log })];
 }
