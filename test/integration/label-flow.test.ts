@@ -12,6 +12,7 @@ import { createLabelForOrder, overridesFromForm } from "../../app/labels/order-l
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { createTestDatabase } from "../helpers/test-db";
 import { fulfilTestLabelsOn } from "../helpers/dev-store";
+import { openRequest } from "../../app/privacy/snapshot-seal.server";
 import { realAdminFor } from "../helpers/real-admin";
 
 const database = createTestDatabase();
@@ -63,7 +64,7 @@ describe("Create label", () => {
     const outcome = await create();
     expect(outcome.status).toBe("purchase");
     if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
-    const snapshot = JSON.parse(outcome.purchase.label.requestSnapshotJson) as { cn23_data?: { products: unknown[] }; recipient: { country: string } };
+    const snapshot = openRequest(outcome.purchase.label.requestSnapshotJson) as { cn23_data?: { products: unknown[] }; recipient: { country: string } };
     expect(snapshot.recipient.country).toBe("CH");
     expect(snapshot.cn23_data?.products.length).toBeGreaterThan(0);
     expect(outcome.fulfillment?.status).toBe("created");
@@ -158,7 +159,7 @@ describe("Create label", () => {
     });
     const outcome = await createLabelForOrder({ db, admin, service }, { shop: DEMO_SHOP, orderId: "7100001015", overrides, additional: false });
     if (outcome.status !== "purchase" || outcome.purchase.status !== "created") throw new Error(JSON.stringify(outcome));
-    const sent = JSON.parse(outcome.purchase.label.requestSnapshotJson) as { weight: string; recipient: { phone1?: string }; cn23_data: { products: { hs_code?: string; description: string }[] } };
+    const sent = openRequest(outcome.purchase.label.requestSnapshotJson) as { weight: string; recipient: { phone1?: string }; cn23_data: { products: { hs_code?: string; description: string }[] } };
     expect(sent.weight).toBe("900");
     expect(sent.recipient.phone1).toBe("+41791234567");
     expect(sent.cn23_data.products[0]).toMatchObject({ hs_code: "090230", description: "Black tea" });
