@@ -7,7 +7,7 @@
  *  1. the tunnel URL becomes SHOPIFY_APP_URL (the CLI's value wins over a placeholder in .env);
  *  2. `.env` fills what the environment does not set (never overriding it); not in the demo, which is self-contained.
  */
-export function applyShopifyCliEnv(env: NodeJS.ProcessEnv, loadEnvFile: (path: string) => void = (path) => process.loadEnvFile(path)): void {
+export function applyShopifyCliEnv(env: Record<string, string | undefined>, loadEnvFile: (path: string) => void = (path) => process.loadEnvFile(path)): void {
   const tunnel = env.HOST || env.APP_URL;
   if (tunnel && /^https?:\/\//.test(tunnel)) {
     env.SHOPIFY_APP_URL = tunnel;

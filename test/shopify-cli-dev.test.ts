@@ -48,12 +48,12 @@ describe("the environment under shopify app dev", () => {
     PORT: "51234",
   });
   const dotEnv = { ENCRYPTION_KEY: "ab".repeat(32), SHOPIFY_APP_URL: "https://your-tunnel.example.com", DATABASE_URL: "file:./prisma/dev.sqlite" };
-  const fakeLoad = (env: NodeJS.ProcessEnv) => () => {
+  const fakeLoad = (env: Record<string, string | undefined>) => () => {
     for (const [key, value] of Object.entries(dotEnv)) if (env[key] === undefined) env[key] = value;
   };
 
   it("is a valid configuration: the tunnel URL as SHOPIFY_APP_URL, the secrets from .env", () => {
-    const env: NodeJS.ProcessEnv = cliEnv();
+    const env: Record<string, string | undefined> = cliEnv();
     expect(() => parseConfig(env)).toThrow(/SHOPIFY_APP_URL|ENCRYPTION_KEY/);
     applyShopifyCliEnv(env, fakeLoad(env));
     expect(env.HOST).toBeUndefined();
@@ -64,10 +64,10 @@ describe("the environment under shopify app dev", () => {
   });
 
   it("leaves a host without the CLI alone, and the demo never reads .env", () => {
-    const plain: NodeJS.ProcessEnv = { HOST: "my-laptop" };
+    const plain: Record<string, string | undefined> = { HOST: "my-laptop" };
     applyShopifyCliEnv(plain, () => undefined);
     expect(plain).toEqual({ HOST: "my-laptop" });
-    const demo: NodeJS.ProcessEnv = { ETIQUETTE_DEMO: "1" };
+    const demo: Record<string, string | undefined> = { ETIQUETTE_DEMO: "1" };
     applyShopifyCliEnv(demo, () => {
       throw new Error("the demo must not read .env");
     });
