@@ -3,9 +3,12 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type UserConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { REMIX_FUTURE } from "./app/remix-future";
+import { applyShopifyCliEnv } from "./dev/cli-env";
 import { startServerBuild } from "./dev/start-server-build";
 
-// The Shopify CLI sets HOST; Vite's HMR must follow the tunnel URL in `shopify app dev`.
+// `shopify app dev` passes the tunnel URL as HOST and no .env: make them the app's SHOPIFY_APP_URL and environment.
+applyShopifyCliEnv(process.env);
+// Vite's HMR must follow the tunnel URL in `shopify app dev`.
 const host = new URL(process.env.SHOPIFY_APP_URL || "http://localhost").hostname;
 const hmrPort = process.env.HMR_PORT ? Number(process.env.HMR_PORT) : undefined;
 // Live reload: through the tunnel in `shopify app dev`; on localhost, its own port when HMR_PORT is set (64999 for

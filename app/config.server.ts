@@ -195,7 +195,9 @@ function parseTimings(env: Record<string, string | undefined>): ReconcileTimings
 }
 
 /** Decryption keys by version: the current one plus ENCRYPTION_PREVIOUS_KEYS. */
-export function encryptionKeys(appConfig: AppConfig = config()): Map<number, Buffer> {
+export function encryptionKeys(
+  appConfig: Pick<AppConfig, "ENCRYPTION_KEY" | "ENCRYPTION_KEY_VERSION" | "ENCRYPTION_PREVIOUS_KEYS"> = config(),
+): Map<number, Buffer> {
   const keys = new Map<number, Buffer>([[appConfig.ENCRYPTION_KEY_VERSION, appConfig.ENCRYPTION_KEY]]);
   for (const entry of appConfig.ENCRYPTION_PREVIOUS_KEYS.split(",").filter(Boolean)) {
     const [version, key] = entry.split(":");
@@ -206,4 +208,20 @@ export function encryptionKeys(appConfig: AppConfig = config()): Map<number, Buf
     keys.set(Number(version), parsed.data);
   }
   return keys;
+}
+
+const encryptionEnvSchema = z.object({
+  ENCRYPTION_KEY: encryptionKey,
+  ENCRYPTION_KEY_VERSION: z.coerce.number().int().min(1).default(1),
+  ENCRYPTION_PREVIOUS_KEYS: z.string().default(""),
+});
+
+/**
+ * The encryption keys and current version from ENCRYPTION_* only (like reconcileTimings): modules that run without
+ * the whole configuration (a purchase in a script or a test) seal recipient data with the same keys as the app.
+ */
+export function encryptionSettingsFromEnv(env: Record<string, string | undefined> = process.env): { keys: Map<number, Buffer>; currentVersion: number } {
+  const result = encryptionEnvSchema.safeParse(env);
+  if (!result.success) throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
+  return { keys: encryptionKeys(result.data), currentVersion: result.data.ENCRYPTION_KEY_VERSION };
 }

@@ -41,10 +41,11 @@ export async function seedDemoShop(db: PrismaClient, box: SecretBox): Promise<vo
   if (!existing) {
     await saveLabelServiceAccount(db, box, { shop: DEMO_SHOP_DOMAIN, environment: "staging", ...DEMO_SANDBOX_ACCOUNT });
   }
-  // Prefilled once; a merchant's later edits in Settings are kept across demo restarts.
+  // Prefilled once; a merchant's later edits in Settings are kept across demo restarts. The emulated shop is a
+  // development store, so the demo fulfils its test labels in the emulator (decision 0170).
   await db.shopSettings.upsert({
     where: { shop: DEMO_SHOP_DOMAIN },
-    create: { shop: DEMO_SHOP_DOMAIN, settingsJson: JSON.stringify(DEMO_SHIPPING_SETTINGS) },
+    create: { shop: DEMO_SHOP_DOMAIN, settingsJson: JSON.stringify(DEMO_SHIPPING_SETTINGS), fulfilTestLabels: true },
     update: {},
   });
 }

@@ -1,6 +1,7 @@
 import { bulkApiEn, bulkApiFr } from "./messages-bulk-api";
 import { orderPageEn, orderPageFr } from "./messages-order-page";
 import { rulesEn, rulesFr } from "./messages-rules";
+import { realEn, realFr } from "./messages-real";
 
 /**
  * UI strings in English and French. `fr` must have exactly the keys of `en` (enforced by the type and a test).
@@ -293,6 +294,7 @@ export const en = {
   ...orderPageEn,
   ...rulesEn,
   ...bulkApiEn,
+  ...realEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -584,6 +586,7 @@ export const fr: Record<MessageKey, string> = {
   ...orderPageFr,
   ...rulesFr,
   ...bulkApiFr,
+  ...realFr,
 };
 
 export const MESSAGES = { en, fr } as const;

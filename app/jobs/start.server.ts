@@ -1,11 +1,12 @@
 /**
  * One app process's queue: created from the database URL (file: -> embedded, postgresql: -> pg-boss), every handler
- * registered, the recurring reconciler scheduled, then started. Plain inputs, so tests start several "instances".
+ * registered, the recurring reconciler and recipient retention (decision 0172) scheduled, then started. Plain inputs, so tests start several "instances".
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { appJobs, type AppJobDeps } from "./handlers";
 import { scheduleBulkSettlePending } from "./handlers/bulk-settle-pending.job";
 import { scheduleReconcileLabels } from "./handlers/reconcile-labels.job";
+import { scheduleRecipientRetention } from "./handlers/recipient-retention.job";
 import { createJobQueue } from "./index.server";
 import { registerJobs } from "./registry";
 import type { JobQueue } from "./types";
@@ -23,6 +24,7 @@ export async function startJobQueue(options: StartJobQueueOptions): Promise<JobQ
   await registerJobs(queue, appJobs(options));
   await scheduleReconcileLabels(queue, options.reconcileIntervalMs);
   if (options.bulk) await scheduleBulkSettlePending(queue, options.reconcileIntervalMs);
+  await scheduleRecipientRetention(queue);
   await queue.start();
   return queue;
 }

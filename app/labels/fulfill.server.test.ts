@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { mockAdmin } from "../../test/helpers/mock-admin";
 import { createTestDatabase } from "../../test/helpers/test-db";
+import { developmentStorePlan, fulfilTestLabelsOn } from "../../test/helpers/dev-store";
 import { pushLabelToShopify, SUMMARY_MAX_LABELS } from "./fulfill.server";
 
 const database = createTestDatabase();
@@ -21,6 +22,7 @@ function shopifyOrder(options: { failCreate?: string; digitalFulfillmentOrder?: 
     failCreate: options.failCreate,
   };
   const admin = mockAdmin({
+    ...developmentStorePlan,
     FulfillmentContext: () => ({
       data: {
         order: {
@@ -103,6 +105,8 @@ function summaryOf(write: unknown): { count: number; labels: { labelId: string; 
 
 beforeEach(async () => {
   await db.label.deleteMany();
+  // These tests are about the Shopify step: their staging labels are on a development store that fulfils them.
+  await fulfilTestLabelsOn(db, SHOP, "shop-b.myshopify.com");
 });
 
 describe("pushLabelToShopify", () => {

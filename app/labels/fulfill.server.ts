@@ -16,6 +16,7 @@ import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 import { note, storedNoteOf, type Note } from "./notes";
 import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, isFulfilled, isPushing, PUSHING_FULFILLMENT_STATUSES } from "./status";
+import { shopifyStepFor } from "./shopify-step.server";
 
 /** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
 export const FULFILLMENT_CLAIM_TIMEOUT_MS = DEFAULT_RECONCILE_TIMINGS.claimTimeoutMs;
@@ -122,7 +123,9 @@ export type FulfillResult =
   | { status: "in_progress" }
   /** Shopify asked the app to slow down: nothing was sent, the step is PENDING again for the background pass. */
   | { status: "busy"; label: Label; retryAfterMs: number }
-  | { status: "failed"; label: Label; message: string; messageFr: string };
+  | { status: "failed"; label: Label; message: string; messageFr: string }
+  /** A staging (test) label kept out of Shopify: no fulfillment, no notice (shopify-step.server.ts, decision 0170). */
+  | { status: "skipped"; label: Label; reason: "test_label" };
 
 export interface FulfillDeps {
   db: PrismaClient;
@@ -138,7 +141,7 @@ async function claim(db: PrismaClient, shop: string, labelId: string, now: Date,
       id: labelId,
       shop,
       OR: [
-        { fulfillmentStatus: { in: [...CLAIMABLE_FULFILLMENT_STATUSES] } },
+        { fulfillmentStatus: { in: [...CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST] } },
         { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
       ],
     },
@@ -179,6 +182,13 @@ export async function pushLabelToShopify(
   let fulfillmentId: string;
   let adopted = false;
   try {
+    // --- test labels (decision 0170): the one place that decides whether this label may reach Shopify at all.
+    const step = await shopifyStepFor({ db, admin }, label);
+    if (!step.push) {
+      const skipped = await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus: FULFILLMENT.SKIPPED_TEST, fulfillmentError: null } });
+      return { status: "skipped", label: skipped, reason: step.reason };
+    }
+    // --- end test labels
     const context = await fetchFulfillmentContext(admin, label.orderId);
     if (!context) return await fail(note("fulfillment_order_gone", { order: label.orderName }));
     const existing = context.fulfillments.find(

@@ -55,7 +55,9 @@ export interface LabelContext {
 export type FulfillmentState =
   | { status: "created"; adopted: boolean }
   | { status: "in_progress"; reason?: Reason }
-  | { status: "failed"; reason: Reason };
+  | { status: "failed"; reason: Reason }
+  /** A test label kept out of Shopify (decision 0170). */
+  | { status: "skipped"; reason: Reason };
 
 export type LabelOrderOutcome =
   | { kind: "labelled"; label: Label; alreadyLabelled: boolean; fulfillment: FulfillmentState | null }
@@ -86,6 +88,8 @@ export function fulfillmentState(result: FulfillResult): FulfillmentState {
       return { status: "in_progress", reason: { code: "shopify_busy_fulfillment", params: { seconds: busySeconds(result.retryAfterMs) } } };
     case "failed":
       return { status: "failed", reason: fulfillmentFailure(result.label.fulfillmentError, result.message, result.messageFr) };
+    case "skipped":
+      return { status: "skipped", reason: { code: "test_label_not_fulfilled" } };
   }
 }
 
@@ -102,6 +106,8 @@ export function storedFulfillmentState(label: Pick<Label, "fulfillmentStatus" | 
       return { status: "created", adopted: true };
     case FULFILLMENT.FAILED:
       return { status: "failed", reason: fulfillmentFailure(label.fulfillmentError) };
+    case FULFILLMENT.SKIPPED_TEST:
+      return { status: "skipped", reason: { code: "test_label_not_fulfilled" } };
     case FULFILLMENT.PENDING:
     case FULFILLMENT.IN_PROGRESS:
       return { status: "in_progress" };

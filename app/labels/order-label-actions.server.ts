@@ -75,6 +75,8 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
         return { tone: "critical", notice: { key: "order.fulfillment.failed", values: { message: readableError(result, context.locale) } } };
       case "busy":
         return { tone: "warning", notice: { key: "shopify.busy.action", values: { seconds: String(Math.max(1, Math.ceil(result.retryAfterMs / 1000))) } } };
+      case "skipped":
+        return { tone: "info", notice: { key: "real.fulfillment.skippedTest" } };
       case "in_progress":
         return { tone: "info", notice: { key: "order.inProgress" } };
     }

@@ -24,6 +24,7 @@ import type { LabelEnvironment } from "./accounts.server";
 import { ATTEMPT, isOutcomeOpen, needsReview, OUTCOME_OPEN_STATUSES } from "./status";
 import { joinedNote, note as noteOf, type Note, type NoteCode, type NoteParams } from "./notes";
 import { allocateCustomReference, referenceDay } from "./references.server";
+import { sealRequest } from "../privacy/snapshot-seal.server";
 
 /** What the purchase layer needs from the label-service client. */
 export interface LabelServicePort {
@@ -254,7 +255,8 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
         labelIndex,
         fulfillmentOrderId: input.fulfillmentOrderId ?? null,
         status: ATTEMPT.PENDING,
-        requestJson: JSON.stringify(request),
+        // The recipient is sealed at rest (decision 0172); carrier, parcel and customs lines stay readable.
+        requestJson: sealRequest(request),
       },
     });
   } catch (error) {

@@ -55,6 +55,10 @@ export const REASON_TEXTS: Record<string, Text> = {
     en: (p) => `The label was bought, but Shopify refused the fulfillment: ${p.message ?? ""}. Retry the Shopify step from the order page.`,
     fr: (p) => `L'étiquette est achetée, mais Shopify a refusé l'expédition : ${p.messageFr ?? p.message ?? ""}. Relancez l'étape Shopify depuis la page de la commande.`,
   },
+  test_label_not_fulfilled: {
+    en: () => `Test label: the order was not marked as fulfilled in Shopify and the customer was not notified. To fulfil with test labels, turn it on in Settings (development stores only).`,
+    fr: () => `Étiquette de test : la commande n'a pas été marquée comme expédiée dans Shopify et le client n'a pas été prévenu. Pour expédier avec des étiquettes de test, activez-le dans les Paramètres (boutiques de développement uniquement).`,
+  },
 };
 
 /** A blocked order's problem as a reason: its code, its params, and where (`path`) and which order (`order`). */

@@ -1,5 +1,6 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockAdmin } from "../../test/helpers/mock-admin";
+import { developmentStorePlan, fulfilTestLabelsOn } from "../../test/helpers/dev-store";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { exampleLabelRequest } from "../label-service/__fixtures__/example-request";
 import type { LabelRequest } from "../label-service/contract";
@@ -10,6 +11,8 @@ import { runDueReconciliations } from "./reconciler.server";
 const database = createTestDatabase();
 const db = database.prisma;
 afterAll(() => database.close());
+// The staging labels below are on development stores that fulfil test labels (the default skips; decision 0170).
+beforeAll(() => fulfilTestLabelsOn(db, "a.myshopify.com", "d.myshopify.com", "e.myshopify.com", "f.myshopify.com"));
 
 const request = (reference: string): LabelRequest => exampleLabelRequest({ custom_reference: reference });
 
@@ -30,6 +33,7 @@ describe("background reconciliation", () => {
     expect(first.status).toBe("unknown");
     const creates: unknown[] = [];
     const admin = mockAdmin({
+      ...developmentStorePlan,
       FulfillmentContext: () => ({
         data: { order: { id: "gid://shopify/Order/1", name: "#1", fulfillments: [], fulfillmentOrders: { nodes: [{ id: "gid://shopify/FulfillmentOrder/1", status: "OPEN", supportedActions: [{ action: "CREATE_FULFILLMENT" }], lineItems: { nodes: [{ id: "x", remainingQuantity: 1 }], pageInfo: { hasNextPage: false } } }], pageInfo: { hasNextPage: false } } } },
       }),
@@ -80,6 +84,7 @@ describe("background reconciliation", () => {
     });
     const written: unknown[] = [];
     const admin = mockAdmin({
+      ...developmentStorePlan,
       OrderLabelMetafieldSet: (variables) => {
         written.push(variables);
         return { data: { metafieldsSet: { metafields: [{ id: "gid://shopify/Metafield/1" }], userErrors: [] } } };
@@ -116,6 +121,7 @@ describe("labels stored but never pushed to Shopify (the process died in between
     const claimed = await storedLabel("e.myshopify.com", "gid://shopify/Order/92", "IN_PROGRESS");
     const creates: { notifyCustomer?: unknown }[] = [];
     const admin = mockAdmin({
+      ...developmentStorePlan,
       FulfillmentContext: (variables) => openOrder(String((variables as { id: string }).id)),
       FulfillmentCreate: (variables) => {
         creates.push((variables as { fulfillment: { notifyCustomer?: unknown } }).fulfillment);
@@ -140,6 +146,7 @@ describe("labels stored but never pushed to Shopify (the process died in between
   it("adopt the fulfillment Shopify already has for the tracking number instead of creating another", async () => {
     const label = await storedLabel("f.myshopify.com", "gid://shopify/Order/93", "IN_PROGRESS");
     const admin = mockAdmin({
+      ...developmentStorePlan,
       FulfillmentContext: () => openOrder("gid://shopify/Order/93", [{ id: "gid://shopify/Fulfillment/77", status: "SUCCESS", trackingInfo: [{ number: "T93", url: null, company: "Colissimo" }] }]),
       OrderLabelMetafieldSet: () => ({ data: { metafieldsSet: { metafields: [], userErrors: [] } } }),
     });

@@ -13,7 +13,7 @@ export const ATTEMPT_STATUSES = ["PENDING", "UNKNOWN", "NEEDS_REVIEW", "CREATED"
 export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 /** The Shopify step of a stored label (`Label.fulfillmentStatus`). */
-export const LABEL_FULFILLMENT_STATUSES = ["PENDING", "IN_PROGRESS", "CREATED", "FAILED"] as const;
+export const LABEL_FULFILLMENT_STATUSES = ["PENDING", "IN_PROGRESS", "CREATED", "FAILED", "SKIPPED_TEST"] as const;
 export type LabelFulfillmentStatus = (typeof LABEL_FULFILLMENT_STATUSES)[number];
 
 /** Each status by name, typed: `ATTEMPT.UNKNOWN` is of type "UNKNOWN". */
@@ -72,6 +72,11 @@ export function isPushing(fulfillmentStatus: string): boolean {
 
 export function isFulfilled(fulfillmentStatus: string): boolean {
   return fulfillmentStatus === FULFILLMENT.CREATED;
+}
+
+/** A test label kept out of Shopify (decision 0170). */
+export function isSkippedTest(fulfillmentStatus: string): boolean {
+  return fulfillmentStatus === FULFILLMENT.SKIPPED_TEST;
 }
 
 export function isFulfillmentFailed(fulfillmentStatus: string): boolean {

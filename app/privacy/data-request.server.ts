@@ -7,7 +7,9 @@
  */
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
+import { SecretBoxError } from "../security/secret-box.server";
 import type { CustomersDataRequestPayload } from "../webhooks/signed-delivery";
+import { openRequest } from "./snapshot-seal.server";
 
 export const EXPORT_FORMAT = "etiquette.customer-data-export/1";
 
@@ -35,6 +37,16 @@ export async function recordDataRequest(
 }
 
 const orderIdsSchema = z.array(z.string());
+
+/** A stored label request with its sealed recipient opened (decision 0172); one that cannot be opened says so. */
+function openSnapshot(text: string): unknown {
+  try {
+    return openRequest(text);
+  } catch (error) {
+    if (error instanceof SecretBoxError) return { unreadable: "the recipient was sealed with a key this app no longer has" };
+    return parseJson(text);
+  }
+}
 
 function parseJson(text: string | null): unknown {
   if (text === null) return null;
@@ -122,7 +134,7 @@ async function exportFor(db: PrismaClient, shop: string, row: RequestRow): Promi
       carrier: label.carrierName,
       carrierService: label.carrierServiceName,
       redactedAt: label.redactedAt?.toISOString() ?? null,
-      requestAsSent: parseJson(label.requestSnapshotJson),
+      requestAsSent: openSnapshot(label.requestSnapshotJson),
     })),
     purchaseAttempts: attempts.map((attempt) => ({
       orderId: attempt.orderId,
@@ -131,7 +143,7 @@ async function exportFor(db: PrismaClient, shop: string, row: RequestRow): Promi
       status: attempt.status,
       createdAt: attempt.createdAt.toISOString(),
       customReference: attempt.customReference,
-      requestAsSent: parseJson(attempt.requestJson),
+      requestAsSent: openSnapshot(attempt.requestJson),
       serviceAnswer: parseJson(attempt.errorJson),
     })),
   };

@@ -2,15 +2,29 @@
  * GDPR: customer redaction and shop deletion. Only the customer's personal data in stored request snapshots is
  * removed; label ids, tracking numbers and amounts stay, because the merchant needs them for accounting and claims.
  */
-import type { PrismaClient } from "../generated/prisma/client";
+import type { Label, PrismaClient, PurchaseAttempt } from "../generated/prisma/client";
+
+import type { SecretBox } from "../security/secret-box.server";
+import { openRequest, sealedRecipient, snapshotBox } from "./snapshot-seal.server";
 
 const REDACTED = "[redacted]";
 const PERSONAL_FIELDS = ["lastname", "firstname", "address_line1", "address_line2", "city", "zip", "email", "phone1", "company_name"];
 
-/** Replaces the recipient's personal fields in a request snapshot (JSON text). Unknown shapes are emptied. */
-export function redactSnapshot(snapshotJson: string): string {
+/**
+ * Replaces the recipient's personal fields in a request snapshot (JSON text). A sealed recipient (decision 0172) is
+ * opened first so its non-personal fields (country) stay; one that cannot be opened (key gone) is dropped whole.
+ * Unknown shapes are emptied. The result holds no personal data, so it is stored unsealed.
+ */
+export function redactSnapshot(snapshotJson: string, box?: SecretBox): string {
   try {
-    const snapshot = JSON.parse(snapshotJson) as Record<string, unknown>;
+    let snapshot = JSON.parse(snapshotJson) as Record<string, unknown>;
+    if (sealedRecipient(snapshot)) {
+      try {
+        snapshot = openRequest(snapshotJson, box ?? snapshotBox()) as Record<string, unknown>;
+      } catch {
+        return JSON.stringify({ ...snapshot, recipient: { redacted: true } });
+      }
+    }
     const recipient = snapshot.recipient;
     if (recipient && typeof recipient === "object") {
       for (const field of PERSONAL_FIELDS) {
@@ -23,26 +37,27 @@ export function redactSnapshot(snapshotJson: string): string {
   }
 }
 
+/** Redacts the stored labels and attempts of these rows (customers/redact, or the retention job). */
+export async function redactRows(
+  db: PrismaClient,
+  rows: { labels: readonly Pick<Label, "id" | "requestSnapshotJson">[]; attempts: readonly Pick<PurchaseAttempt, "id" | "requestJson">[] },
+  now: Date,
+  box?: SecretBox,
+): Promise<{ labels: number; attempts: number }> {
+  for (const label of rows.labels) {
+    await db.label.update({ where: { id: label.id }, data: { requestSnapshotJson: redactSnapshot(label.requestSnapshotJson, box), redactedAt: now } });
+  }
+  for (const attempt of rows.attempts) {
+    await db.purchaseAttempt.update({ where: { id: attempt.id }, data: { requestJson: redactSnapshot(attempt.requestJson, box), redactedAt: now } });
+  }
+  return { labels: rows.labels.length, attempts: rows.attempts.length };
+}
+
 export async function redactCustomerOrders(db: PrismaClient, shop: string, orderIds: readonly string[]): Promise<number> {
   if (orderIds.length === 0) return 0;
-  const now = new Date();
-  let count = 0;
-  const labels = await db.label.findMany({ where: { shop, orderId: { in: [...orderIds] } } });
-  for (const label of labels) {
-    await db.label.update({
-      where: { id: label.id },
-      data: { requestSnapshotJson: redactSnapshot(label.requestSnapshotJson), redactedAt: now },
-    });
-    count += 1;
-  }
-  const attempts = await db.purchaseAttempt.findMany({ where: { shop, orderId: { in: [...orderIds] } } });
-  for (const attempt of attempts) {
-    await db.purchaseAttempt.update({
-      where: { id: attempt.id },
-      data: { requestJson: redactSnapshot(attempt.requestJson) },
-    });
-  }
-  return count;
+  const where = { shop, orderId: { in: [...orderIds] } };
+  const [labels, attempts] = await Promise.all([db.label.findMany({ where }), db.purchaseAttempt.findMany({ where })]);
+  return (await redactRows(db, { labels, attempts }, new Date())).labels;
 }
 
 /** shop/redact: everything the app stored for the shop. */

@@ -34,7 +34,7 @@ import { shopifyTrackingInfo } from "../labels/carriers";
 import { readNote } from "../labels/notes";
 import { uniqueProblems } from "../labels/order-edit-fields";
 import { absenceProven, canRelease, isEditableProblem, isFulfillmentStuck, loadOrderLabel } from "../labels/order-label.server";
-import { deriveOrderLabelView, isFulfilled, isFulfillmentFailed, isPushing, isUnsettledAttempt, needsReview, pageLabelFacts } from "../labels/status";
+import { deriveOrderLabelView, isFulfilled, isFulfillmentFailed, isPushing, isSkippedTest, isUnsettledAttempt, needsReview, pageLabelFacts } from "../labels/status";
 import { formatDateTime } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";
 import { loadShippingSettingsState } from "../settings/shipping-settings.server";
@@ -332,14 +332,18 @@ export default function OrderLabel() {
                         ? "success"
                         : isFulfillmentFailed(label.fulfillmentStatus)
                           ? "critical"
-                          : "info"
+                          : isSkippedTest(label.fulfillmentStatus)
+                            ? "attention"
+                            : "info"
                     }
                   >
                     {isFulfilled(label.fulfillmentStatus)
                       ? t("order.fulfillment.created")
                       : isFulfillmentFailed(label.fulfillmentStatus)
                         ? t("label.status.failed")
-                        : t("order.fulfillment.pending")}
+                        : isSkippedTest(label.fulfillmentStatus)
+                          ? t("real.fulfillment.skippedTest")
+                          : t("order.fulfillment.pending")}
                   </Badge>
                 </InlineStack>
                 <Text as="p" tone="subdued">
@@ -364,6 +368,13 @@ export default function OrderLabel() {
                     </Link>
                   ) : null}
                 </InlineStack>
+                {/* Test labels (decision 0170): say whether this one reached Shopify. */}
+                {isSkippedTest(label.fulfillmentStatus) ? <Banner tone="info">{t("real.fulfillment.skippedTestHelp")}</Banner> : null}
+                {isFulfilled(label.fulfillmentStatus) && label.environment === "staging" ? (
+                  <Text as="p" tone="subdued">
+                    {t("real.fulfillment.testFulfilled")}
+                  </Text>
+                ) : null}
                 {isFulfillmentFailed(label.fulfillmentStatus) || label.fulfillmentStuck ? (
                   <Banner tone={label.fulfillmentStuck ? "warning" : "critical"}>
                     <BlockStack gap="200">

@@ -21,12 +21,19 @@ import { loadShippingSettingsState, saveShippingSettingsForm } from "../settings
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
 import { fetchShopAddress } from "../shopify/operations/shop-address";
 import { AppErrorPage } from "../components/AppErrorPage";
+import { TestLabelsCard } from "../components/TestLabelsCard";
+import { testLabelsAction, testLabelsState } from "../settings/test-labels.server";
 import { formatDateTime } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, admin } = await requireAdmin(request);
-  const [accounts, environment, shipping] = await Promise.all([accountSummaries(db, shop), getEnvironment(db, shop), loadShippingSettingsState(db, shop)]);
+  const [accounts, environment, shipping, testLabels] = await Promise.all([
+    accountSummaries(db, shop),
+    getEnvironment(db, shop),
+    loadShippingSettingsState(db, shop),
+    testLabelsState({ db, admin }, shop),
+  ]);
   const settings = shipping.configured ? shipping.settings : senderFromShop(shipping.settings, await fetchShopAddress(admin));
   // Services offered per zone, from the label service's lookup (a representative destination per zone).
   const services: Record<"domestic" | "eu" | "world", ServiceOption[]> = { domestic: [], eu: [], world: [] };
@@ -62,6 +69,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       productionConfirmedBy: environment.productionConfirmedBy,
     },
     productionConfigured: Boolean(config().LABEL_SERVICE_PRODUCTION_URL),
+    testLabels,
     shippingFields: settingsToFields(settings),
     shippingConfigured: shipping.configured,
     services,
@@ -70,8 +78,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop, staffUserId } = await requireAdmin(request);
+  const { shop, staffUserId, admin } = await requireAdmin(request);
   const form = await readForm(request);
+  if (form.get("intent") === "setFulfilTestLabels") return testLabelsAction({ db, admin }, shop, form);
   if (form.get("intent") === "saveShipping") {
     const fields = Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
     const parsed = parseShippingSettingsFields(fields);
@@ -239,6 +248,7 @@ export default function Settings() {
         <Layout.Section>
           <BlockStack gap="400">
             <EnvironmentCard />
+            <TestLabelsCard on={data.testLabels.on} developmentStore={data.testLabels.developmentStore} />
             {LABEL_ENVIRONMENTS.map((environment) => (
               <AccountCard key={environment} environment={environment} />
             ))}

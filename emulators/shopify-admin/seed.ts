@@ -160,6 +160,8 @@ const shopSchema = z
     accessToken: z.string().min(8, "must be at least 8 characters"),
     /** The shop's Shopify plan, which sets its Admin API bucket and restore rate (default: the emulator's plan). */
     plan: z.enum(["standard", "advanced", "plus"]).optional(),
+    /** A partner development store (`shop.plan.partnerDevelopment`): test customers only (the demo shop is one). */
+    developmentStore: z.boolean().default(false),
     appId: z.string().regex(/^\d+$/, "must be the numeric app id used for the $app metafield namespace").default("1"),
     name: z.string().min(1),
     email: z.string().min(3),

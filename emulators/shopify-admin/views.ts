@@ -271,6 +271,7 @@ export function shopView(ctx: EmulatorContext): View {
     updatedAt: info.createdAt,
     billingAddress: shopAddressView(shop),
     shopAddress: shopAddressView(shop),
+    plan: { __typename: "ShopPlan", partnerDevelopment: info.developmentStore, shopifyPlus: info.plan === "plus" },
     ...metafieldAccessors(ctx, shopGid(shop)),
   };
 }

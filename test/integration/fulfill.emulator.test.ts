@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { pushLabelToShopify } from "../../app/labels/fulfill.server";
 import { createTestDatabase } from "../helpers/test-db";
+import { fulfilTestLabelsOn } from "../helpers/dev-store";
+import { fetchIsDevelopmentStore } from "../../app/shopify/operations/shop-plan";
 import { realAdminFor } from "../helpers/real-admin";
 
 const database = createTestDatabase();
@@ -16,6 +18,8 @@ let admin: Awaited<ReturnType<typeof realAdminFor>>;
 beforeAll(async () => {
   emulator = await startTestEmulator();
   admin = await realAdminFor(emulator.emulator.url, db, DEMO_SHOP, DEMO_TOKEN);
+  // The emulated demo shop is a development store; its test labels are fulfilled once turned on (decision 0170).
+  await fulfilTestLabelsOn(db, DEMO_SHOP);
 });
 afterAll(async () => {
   await emulator.emulator.close();
@@ -67,5 +71,24 @@ describe("pushLabelToShopify against the emulator", () => {
     const stored = await db.label.findUniqueOrThrow({ where: { id: label.id } });
     expect(stored.fulfillmentStatus).toBe("FAILED");
     expect(stored.fulfillmentError).toMatch(/#1036/);
+  });
+
+  it("a test label with 'fulfil with test labels' off leaves the order unfulfilled and the customer unaware", async () => {
+    await db.shopSettings.update({ where: { shop: DEMO_SHOP }, data: { fulfilTestLabels: false } });
+    try {
+      const label = await labelFor(1054, "5550001054");
+      const result = await pushLabelToShopify({ db, admin }, { shop: DEMO_SHOP, labelId: label.id, notifyCustomer: true });
+      expect(result).toMatchObject({ status: "skipped", reason: "test_label" });
+      const { body } = await emulator.inspect("/__admin/orders/1054");
+      expect(body.fulfillments).toHaveLength(0);
+      expect(body.notifications).toHaveLength(0);
+      expect(JSON.stringify(body.metafields ?? [])).not.toContain("etiquette_label");
+    } finally {
+      await fulfilTestLabelsOn(db, DEMO_SHOP);
+    }
+  });
+
+  it("the emulated demo shop answers as a development store (shop.plan.partnerDevelopment)", async () => {
+    expect(await fetchIsDevelopmentStore(admin)).toBe(true);
   });
 });

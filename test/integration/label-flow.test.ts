@@ -14,6 +14,8 @@ import { overridesFromForm } from "../../app/labels/order-label.server";
 import type { AdminGraphqlClient } from "../../app/shopify/admin-client";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { createTestDatabase } from "../helpers/test-db";
+import { fulfilTestLabelsOn } from "../helpers/dev-store";
+import { openRequest } from "../../app/privacy/snapshot-seal.server";
 import { realAdminFor } from "../helpers/real-admin";
 
 const database = createTestDatabase();
@@ -29,6 +31,8 @@ beforeAll(async () => {
   [emulator, sandbox] = await Promise.all([startTestEmulator(), startLabelSandbox({ port: 0 })]);
   admin = await realAdminFor(emulator.emulator.url, db, DEMO_SHOP, DEMO_TOKEN);
   await saveShippingSettings(db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+  // The emulated demo shop is a development store; its test labels are fulfilled once turned on (decision 0170).
+  await fulfilTestLabelsOn(db, DEMO_SHOP);
 });
 afterAll(async () => {
   await Promise.all([emulator.emulator.close(), sandbox.close()]);
@@ -66,7 +70,7 @@ describe("Create label", () => {
     const outcome = await create();
     expect(outcome.kind).toBe("labelled");
     if (outcome.kind !== "labelled" || outcome.alreadyLabelled) throw new Error(JSON.stringify(outcome));
-    const snapshot = JSON.parse(outcome.label.requestSnapshotJson) as { cn23_data?: { products: unknown[] }; recipient: { country: string } };
+    const snapshot = openRequest(outcome.label.requestSnapshotJson) as { cn23_data?: { products: unknown[] }; recipient: { country: string } };
     expect(snapshot.recipient.country).toBe("CH");
     expect(snapshot.cn23_data?.products.length).toBeGreaterThan(0);
     expect(outcome.fulfillment?.status).toBe("created");
@@ -161,7 +165,7 @@ describe("Create label", () => {
     });
     const outcome = await label({ orderId: "7100001015", edits: overrides });
     if (outcome.kind !== "labelled" || outcome.alreadyLabelled) throw new Error(JSON.stringify(outcome));
-    const sent = JSON.parse(outcome.label.requestSnapshotJson) as { weight: string; recipient: { phone1?: string }; cn23_data: { products: { hs_code?: string; description: string }[] } };
+    const sent = openRequest(outcome.label.requestSnapshotJson) as { weight: string; recipient: { phone1?: string }; cn23_data: { products: { hs_code?: string; description: string }[] } };
     expect(sent.weight).toBe("900");
     expect(sent.recipient.phone1).toBe("+41791234567");
     expect(sent.cn23_data.products[0]).toMatchObject({ hs_code: "090230", description: "Black tea" });

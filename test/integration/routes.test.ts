@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { fulfilTestLabelsOn } from "../helpers/dev-store";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import {
   DEMO_SHOP,
@@ -72,6 +73,8 @@ beforeAll(async () => {
   const { saveShippingSettings } = await import("../../app/settings/shipping-settings.server");
   const { DEMO_SHIPPING_SETTINGS } = await import("../../app/demo/seed-demo-shop.server");
   await saveShippingSettings(db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+  // The emulated demo shop is a development store that fulfils its test labels (decision 0170).
+  await fulfilTestLabelsOn(db, DEMO_SHOP);
 });
 
 afterAll(async () => {

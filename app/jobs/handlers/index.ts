@@ -9,6 +9,7 @@ import type { JobDefinition } from "../registry";
 import { bulkLabelItemJob } from "./bulk-label-item.job";
 import { bulkSettlePendingJob } from "./bulk-settle-pending.job";
 import { reconcileLabelsJob } from "./reconcile-labels.job";
+import { recipientRetentionJob } from "./recipient-retention.job";
 
 export const JOBS: readonly JobDefinition[] = [];
 
@@ -16,5 +17,5 @@ export type AppJobDeps = { reconciler: ReconcilerDeps; bulk?: BulkRunDeps & { co
 
 export function appJobs(deps: AppJobDeps): readonly JobDefinition[] {
   const bulk = deps.bulk ? [bulkLabelItemJob(deps.bulk, { concurrency: deps.bulk.concurrency }), bulkSettlePendingJob(deps.bulk.db as PrismaClient)] : [];
-  return [...JOBS, reconcileLabelsJob(deps.reconciler), ...bulk];
+  return [...JOBS, reconcileLabelsJob(deps.reconciler), recipientRetentionJob({ db: deps.reconciler.db, log: deps.reconciler.log }), ...bulk];
 }

@@ -292,6 +292,8 @@ export function generateSeed(orderCount: number = DEFAULT_ORDER_COUNT): Seed {
         domain: "etiquette-demo.myshopify.com",
         accessToken: "shpat_etiquette_demo",
         appId: "310000000001",
+        // The demo's shop is a development store, so the demo fulfils its test labels (decision 0170).
+        developmentStore: true,
         name: "Maison Étiquette",
         email: "boutique@maison-etiquette.example",
         currencyCode: "EUR",
