@@ -1,4 +1,5 @@
 import { orderPageEn, orderPageFr } from "./messages-order-page";
+import { extensionsEn, extensionsFr } from "./messages-extensions";
 
 /**
  * UI strings in English and French. `fr` must have exactly the keys of `en` (enforced by the type and a test).
@@ -289,6 +290,7 @@ export const en = {
   "privacy.export.help": "The label requests as sent to the label service (recipient, parcel, customs lines) and every purchase attempt, for the orders named in the request.",
   "privacy.error.notFound": "This request does not exist for this shop. Open it again from the list.",
   ...orderPageEn,
+  ...extensionsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -578,6 +580,7 @@ export const fr: Record<MessageKey, string> = {
   "privacy.export.help": "Les demandes d'étiquette telles qu'envoyées au service (destinataire, colis, lignes douanières) et chaque tentative d'achat, pour les commandes citées dans la demande.",
   "privacy.error.notFound": "Cette demande n'existe pas pour cette boutique. Rouvrez-la depuis la liste.",
   ...orderPageFr,
+  ...extensionsFr,
 };
 
 export const MESSAGES = { en, fr } as const;
