@@ -18,6 +18,7 @@ export function PrintLabels({ i18n, orderIds }: { i18n: Translator; orderIds: st
     apiJson<PrintFiles>("/api/print", { method: "POST", body: { orderIds } })
       .then((answer) => setFiles(answer.files))
       .catch((failure) => setError(errorMessage(failure, t("error.load"))));
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection and the language are fixed while the modal is open: read once
   }, [orderIds.join(",")]);
 
   const pdfs = files ? printableFiles({ files }) : [];

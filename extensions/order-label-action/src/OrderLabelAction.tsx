@@ -36,6 +36,7 @@ function OrderLabelAction() {
     apiJson<OrderLabelSummary>(path)
       .then(setSummary)
       .catch((error) => setLoadError(errorMessage(error, t("error.load"))));
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection and the language are fixed while the modal is open: read once
   }, [path]);
 
   const labelled = created !== null || summary?.state === "labelled";

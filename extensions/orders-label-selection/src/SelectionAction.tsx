@@ -42,6 +42,7 @@ function SelectionAction() {
     apiJson<BulkPreflight>(`/api/bulk-jobs/preflight?locale=${locale}`, { method: "POST", body: { orderIds } })
       .then(setPreflight)
       .catch((failure) => setError(errorMessage(failure, t("error.preflight"))));
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection and the language are fixed while the modal is open: read once
   }, []);
 
   useEffect(() => {
@@ -63,6 +64,7 @@ function SelectionAction() {
       stopped = true;
       if (timer) clearTimeout(timer);
     };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the selection and the language are fixed while the modal is open: read once
   }, [job?.id]);
 
   const production = preflight?.environment === "production";
