@@ -27,7 +27,12 @@ export async function requireApiAdmin(request: Request): Promise<ApiAdmin> {
     const { admin, session } = await unauthenticated.admin(DEMO_SHOP_DOMAIN);
     return { shop: session.shop, admin: withShopifyBudget(admin, { shop: session.shop }), staffUserId: null, cors: (response) => response, demo: true };
   }
-  // Throws a Response (401, or the CORS preflight's answer) when the token is missing, expired or not ours.
+  // No session token at all (not the admin's fetch): a JSON 401, not the library's redirect to the login page. The
+  // CORS preflight carries no token and goes on to the library, which answers it.
+  if (request.method !== "OPTIONS" && !/^Bearer\s+\S/i.test(request.headers.get("authorization") ?? "")) {
+    throw apiUnauthorized(request);
+  }
+  // Throws a Response (401, or the CORS preflight's answer) when the token is expired, not signed by us or not ours.
   const { admin, session, sessionToken, cors } = await authenticate.admin(request);
   return {
     shop: session.shop,
@@ -36,6 +41,15 @@ export async function requireApiAdmin(request: Request): Promise<ApiAdmin> {
     cors: (response) => cors(response),
     demo: false,
   };
+}
+
+/** 401 for a call without the admin's session token; readable by the admin's origin so the caller sees the status. */
+export function apiUnauthorized(request: Request): Response {
+  const origin = request.headers.get("origin");
+  const headers = new Headers({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+  if (origin && /^https:\/\/admin\.shopify\.com$/.test(origin)) headers.set("Access-Control-Allow-Origin", origin);
+  const locale = localeFromRequest(request);
+  return new Response(JSON.stringify({ code: "unauthorized", message: translator(locale)("api.error.unauthorized") }), { status: 401, headers });
 }
 
 /** A JSON answer with the API's CORS headers. */

@@ -3,6 +3,7 @@
  * French. The extensions' own strings are in each extension's locales/ folder. Spread into messages.ts.
  */
 export const extensionsEn = {
+  "api.error.unauthorized": "This request did not come from your Shopify admin (no valid session). Open the app from the Shopify admin and try again.",
   "api.error.bad_order_id": "This order id is not one Shopify gives. Open the order from the admin's order list and try again.",
   "api.error.order_not_found": "This order was not found in this shop (it may have been deleted). Reload the admin's order page.",
   "api.error.bad_body": "The request could not be read. Reload the admin page and try again.",
@@ -12,6 +13,7 @@ export const extensionsEn = {
 } as const;
 
 export const extensionsFr: Record<keyof typeof extensionsEn, string> = {
+  "api.error.unauthorized": "Cette requête ne vient pas de votre admin Shopify (pas de session valide). Ouvrez l'application depuis l'admin Shopify et réessayez.",
   "api.error.bad_order_id": "Cet identifiant de commande n'est pas un identifiant Shopify. Ouvrez la commande depuis la liste des commandes de l'admin et réessayez.",
   "api.error.order_not_found": "Cette commande est introuvable dans cette boutique (elle a peut-être été supprimée). Rechargez la page de la commande dans l'admin.",
   "api.error.bad_body": "La requête n'a pas pu être lue. Rechargez la page de l'admin et réessayez.",
