@@ -162,9 +162,10 @@ export function framePage(url: URL): Response {
   return html(`<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><link rel="icon" href="data:,"><style>${ELEMENT_CSS}</style>
 <script>window.__ADMIN_HOST__ = ${scriptJson(host)};</script>
 <script>${HOST_RUNTIME}</script>
+</head><body>
 ${scripts}
 <script>window.__startAdminHost__();</script>
-</head><body></body></html>`);
+</body></html>`);
 }
 
 /** A built bundle, by file name (`<handle>.js` or `<handle>-conditions.js`). */
