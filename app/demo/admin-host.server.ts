@@ -37,13 +37,14 @@ export function adminHostEnabled(): boolean {
   return env.ETIQUETTE_DEMO && env.NODE_ENV !== "production";
 }
 
-export function hostedExtensions(): HostedExtension[] {
-  if (!existsSync(EXTENSIONS_DIR)) return [];
-  return readdirSync(EXTENSIONS_DIR)
-    .filter((name) => existsSync(path.join(EXTENSIONS_DIR, name, "shopify.extension.toml")))
+/** The extensions under `dir` (extensions/ by default; tests pass a copy). */
+export function hostedExtensions(dir = EXTENSIONS_DIR): HostedExtension[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => existsSync(path.join(dir, name, "shopify.extension.toml")))
     .sort()
     .map((name) => {
-      const directory = path.join(EXTENSIONS_DIR, name);
+      const directory = path.join(dir, name);
       const parsed = toml.parse(readFileSync(path.join(directory, "shopify.extension.toml"), "utf8")) as {
         extensions: { handle: string; targeting: { target: string; should_render?: { module: string } }[] }[];
       };
@@ -53,8 +54,8 @@ export function hostedExtensions(): HostedExtension[] {
     });
 }
 
-function findExtension(handle: string | null): HostedExtension | undefined {
-  return hostedExtensions().find((extension) => extension.handle === handle);
+function findExtension(handle: string | null, dir: string): HostedExtension | undefined {
+  return hostedExtensions(dir).find((extension) => extension.handle === handle);
 }
 
 /** The extension's translations for the admin's language (its default file when it has none for that language). */
@@ -104,13 +105,13 @@ const NOT_BUILT = (handle: string) =>
   `<p>The extension <code>${escapeHtml(handle)}</code> is not built yet. Run <code>npm run extensions:build</code>, then reload this page.</p>`;
 
 /** The admin's page: the chrome around the modal, and the index when no extension is named. */
-export function hostPage(url: URL): Response {
+export function hostPage(url: URL, dir = EXTENSIONS_DIR): Response {
   const handle = url.searchParams.get("extension");
-  const extension = findExtension(handle);
+  const extension = findExtension(handle, dir);
   const locale = url.searchParams.get("locale") === "fr" ? "fr" : "en";
   const ids = url.searchParams.get("ids") ?? "";
   if (!extension) {
-    const links = hostedExtensions()
+    const links = hostedExtensions(dir)
       .map((entry) => `<li><a href="?extension=${encodeURIComponent(entry.handle)}&ids=${encodeURIComponent(ids)}&locale=${locale}">${escapeHtml(entry.handle)}</a> <small>${escapeHtml(entry.target)}</small></li>`)
       .join("");
     return html(
@@ -140,8 +141,8 @@ addEventListener("message", (event) => {
 }
 
 /** The modal: the `shopify` global, the element stand-ins, then the extension's bundle(s). */
-export function framePage(url: URL): Response {
-  const extension = findExtension(url.searchParams.get("extension"));
+export function framePage(url: URL, dir = EXTENSIONS_DIR): Response {
+  const extension = findExtension(url.searchParams.get("extension"), dir);
   if (!extension) return html("<p>Unknown extension.</p>", 404);
   const bundle = path.join(extension.directory, "dist", `${extension.handle}.js`);
   if (!existsSync(bundle)) return html(NOT_BUILT(extension.handle), 503);
@@ -169,9 +170,9 @@ ${scripts}
 }
 
 /** A built bundle, by file name (`<handle>.js` or `<handle>-conditions.js`). */
-export function bundleFile(file: string): Response {
+export function bundleFile(file: string, dir = EXTENSIONS_DIR): Response {
   const match = /^([a-zA-Z0-9-]{1,50}?)(-conditions)?\.js$/.exec(file);
-  const extension = match ? findExtension(match[1]!) : undefined;
+  const extension = match ? findExtension(match[1]!, dir) : undefined;
   const full = extension ? path.join(extension.directory, "dist", file) : "";
   if (!extension || !existsSync(full)) return new Response("Not built: run npm run extensions:build", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return new Response(readFileSync(full), { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" } });
