@@ -4,12 +4,22 @@ import tsconfigPaths from "vite-tsconfig-paths";
 export default defineConfig({
   plugins: [tsconfigPaths()],
   test: {
-    environment: "node",
-    include: [
-      "app/**/*.test.{ts,tsx}",
-      "emulators/**/*.test.ts",
-      "scripts/**/*.test.ts",
-      "test/**/*.test.ts",
+    // The app's tests (this block) and the admin extensions' (their own JSX runtime and DOM: vitest.extensions.config.ts).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "app",
+          environment: "node",
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "emulators/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "test/**/*.test.ts",
+          ],
+        },
+      },
+      "./vitest.extensions.config.ts",
     ],
     // The key that seals recipient data at rest in tests (decision 0172); never a real key. Tests that load the whole
     // configuration set their own environment (test/helpers/app-env.ts, same key).

@@ -9,7 +9,9 @@
  *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
  *    emulators; points requested and spent over every Admin call (scripts/bench-shopify.ts).
  *
- * BENCH_ONLY=shopify runs only the last one.
+ *  - admin extensions: each built bundle's deflated size beside Shopify's 64 KB limit (scripts/extension-sizes.ts).
+ *
+ * BENCH_ONLY=shopify runs only the Shopify points; BENCH_ONLY=extensions only the extension sizes.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -23,6 +25,7 @@ import type { LabelRequest } from "../app/label-service/contract";
 import { purchaseLabel, type LabelServicePort } from "../app/labels/purchase.server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
 import { benchLabelPoints, printLabelPoints } from "./bench-shopify";
+import { extensionSizes, formatSizes } from "./extension-sizes";
 
 const N = Number(process.env.BENCH_N ?? 500);
 // A purchase seals the recipient at rest (decision 0172): a throwaway key when the bench runs without one.
@@ -96,8 +99,9 @@ async function benchPurchase(dir: string): Promise<Result> {
 const only = process.env.BENCH_ONLY;
 const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-"));
 try {
-  if (only !== "shopify") await benchSpeed();
-  printLabelPoints(await benchLabelPoints());
+  if (only !== "shopify" && only !== "extensions") await benchSpeed();
+  if (only !== "extensions") printLabelPoints(await benchLabelPoints());
+  if (!only || only === "extensions") console.log(formatSizes(extensionSizes({ build: "if-stale" })));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

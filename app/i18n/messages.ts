@@ -2,6 +2,7 @@ import { bulkApiEn, bulkApiFr } from "./messages-bulk-api";
 import { orderPageEn, orderPageFr } from "./messages-order-page";
 import { rulesEn, rulesFr } from "./messages-rules";
 import { realEn, realFr } from "./messages-real";
+import { extensionsEn, extensionsFr } from "./messages-extensions";
 
 /**
  * UI strings in English and French. `fr` must have exactly the keys of `en` (enforced by the type and a test).
@@ -295,6 +296,7 @@ export const en = {
   ...rulesEn,
   ...bulkApiEn,
   ...realEn,
+  ...extensionsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -587,6 +589,7 @@ export const fr: Record<MessageKey, string> = {
   ...rulesFr,
   ...bulkApiFr,
   ...realFr,
+  ...extensionsFr,
 };
 
 export const MESSAGES = { en, fr } as const;
