@@ -8,6 +8,9 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import { config } from "./config.server";
 import prisma from "./db.server";
 import { installDemoAdminEndpoint } from "./demo/admin-endpoint.server";
+import { databaseKind } from "./db-url";
+import { useShopifyBudget } from "./shopify/admin-client";
+import { createDatabaseShopifyBudget } from "./shopify/budget-store.server";
 
 export const API_VERSION = ApiVersion.October26;
 
@@ -17,6 +20,9 @@ if (env.ETIQUETTE_DEMO && env.SHOPIFY_ADMIN_EMULATOR_URL) {
   // Demo only (refused in production by config): the same Admin client code, pointed at the local emulator.
   installDemoAdminEndpoint(env.SHOPIFY_ADMIN_EMULATOR_URL);
 }
+
+// One Shopify budget per shop for every worker and instance (decision 0180): Admin calls are paced through the database.
+useShopifyBudget(createDatabaseShopifyBudget({ db: prisma, dialect: databaseKind(env.DATABASE_URL) }));
 
 const LOG_LEVELS = {
   debug: LogSeverity.Debug,

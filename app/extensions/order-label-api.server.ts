@@ -10,7 +10,7 @@ import { labelServiceClientFor } from "../labels/gateway.server";
 import { labelOrder, type LabelContext } from "../labels/label-order.server";
 import { loadOrderLabel, type ServiceLookup } from "../labels/order-label.server";
 import { reasonText } from "../labels/reasons";
-import { countryName } from "../shipping/services";
+import { countryName } from "../shipping/problem-texts";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import type { CreateLabelAnswer, OrderLabelState, OrderLabelSummary } from "./order-label-api";
 

@@ -76,9 +76,9 @@ function virtualTime(inner: ShopifyBudget) {
       if (reservation.granted) outstanding += 1;
       return reservation;
     },
-    async settle(shop, reserved, status) {
+    async settle(shop, reserved, status, spent) {
       outstanding -= 1;
-      await inner.settle(shop, reserved, status);
+      await inner.settle(shop, reserved, status, spent);
     },
   };
   return { clock, budget };
@@ -241,8 +241,8 @@ describe("pacing by the shop's budget", () => {
     expect(await budget.reserve("b.myshopify.com", 40, 0)).toEqual({ granted: true, waitMs: 0 });
     // Past the bound: nothing taken, and the answer says how long it would have been.
     expect(await budget.reserve("a.myshopify.com", 40, 1000)).toEqual({ granted: false, waitMs: 7000 });
-    // The answer to the first call arrives: 45 left at Shopify, less the 40 the second call still holds.
-    await budget.settle("a.myshopify.com", 40, { maximumAvailable: 50, currentlyAvailable: 45, restoreRate: 10 });
+    // The answer to the first call arrives (it spent 5 of its 40): 45 left at Shopify, less the 40 the second holds.
+    await budget.settle("a.myshopify.com", 40, { maximumAvailable: 50, currentlyAvailable: 45, restoreRate: 10 }, 5);
     expect(budget.expectedAvailable("a.myshopify.com")).toBe(5);
   });
 });

@@ -34,8 +34,14 @@ export interface AdminPacing {
 /** A request may wait this long for Shopify's budget (pacing and THROTTLED answers together), then it gives up. */
 export const DEFAULT_MAX_WAIT_MS = 10_000;
 
-/** One budget per shop for this process (a shared store can replace it for many instances). */
+/** One budget per shop for this process, until the server installs the database's (`useShopifyBudget`). */
 export const processShopifyBudget: ShopifyBudget = new InProcessShopifyBudget();
+let defaultBudget: ShopifyBudget = processShopifyBudget;
+
+/** The budget of clients whose pacing names none: the app's server sets the one shared through the database. */
+export function useShopifyBudget(budget: ShopifyBudget): void {
+  defaultBudget = budget;
+}
 
 /** The client, paced by its shop's budget. Every route and background job gets its Admin client through this. */
 export function withShopifyBudget<Client extends AdminGraphqlClient>(admin: Client, pacing: AdminPacing): Client {
@@ -196,7 +202,7 @@ export async function runAdmin<Schema extends z.ZodType>(
 ): Promise<z.infer<Schema>> {
   const pacing = admin.pacing ?? {};
   const clock = pacing.clock ?? realClock;
-  const budget = pacing.budget ?? processShopifyBudget;
+  const budget = pacing.budget ?? defaultBudget;
   const shop = pacing.shop;
   const deadline = clock.now() + (pacing.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
   const key = costKey(document, variables);
@@ -226,7 +232,8 @@ export async function runAdmin<Schema extends z.ZodType>(
     }
     const requested = sent.cost?.requestedQueryCost;
     if (typeof requested === "number" && requested > 0) requestedCosts.set(key, requested);
-    if (shop) await budget.settle(shop, reserved, sent.cost?.throttleStatus);
+    const spent = sent.throttled ? 0 : (sent.cost?.actualQueryCost ?? undefined);
+    if (shop) await budget.settle(shop, reserved, sent.cost?.throttleStatus, spent);
 
     if (!sent.throttled) {
       const parsed = dataSchema.safeParse(sent.data);

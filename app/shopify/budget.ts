@@ -2,8 +2,9 @@
  * Each shop's Admin API budget (Shopify's leaky bucket, per app and shop), tracked from what Shopify reports on every
  * answer (`extensions.cost.throttleStatus`), so that a call waits *before* it is sent instead of being THROTTLED.
  *
- * `ShopifyBudget` is the small interface a shared store can back later (one budget per shop for every worker and
- * app instance, like the label-service concurrency); `InProcessShopifyBudget` keeps it in this process's memory.
+ * `ShopifyBudget` is the small interface; `InProcessShopifyBudget` keeps it in this process's memory (tests, scripts),
+ * `createDatabaseShopifyBudget` (budget-store.server.ts) in the database, one budget per shop for every worker and
+ * app instance (like the label-service concurrency).
  * Both operations are single atomic steps on one shop's record, which is what a store (a row updated with
  * `UPDATE … RETURNING`, a Redis script) can do too.
  */
@@ -27,14 +28,21 @@ export interface ShopifyBudget {
    */
   reserve(shop: string, cost: number, maxWaitMs: number): Promise<Reservation>;
   /**
-   * The answer to a call that reserved `reserved` points has arrived: its status (when Shopify sent one) becomes the
-   * shop's bucket, less what other calls still in flight have reserved.
+   * The answer to a call that reserved `reserved` points has arrived. `spent` is what Shopify charged
+   * (`actualQueryCost`; 0 for a THROTTLED answer, which is not executed; unknown when no answer came): the difference
+   * is given back. Shopify's status then corrects the expectation downwards (it is the truth, less what other calls
+   * still in flight have reserved), and sets it outright when no other call is in flight.
    */
-  settle(shop: string, reserved: number, status: ThrottleStatus | undefined): Promise<void>;
+  settle(shop: string, reserved: number, status: ThrottleStatus | undefined, spent?: number): Promise<void>;
 }
 
 /** What a shop is assumed to have before its first answer: Shopify's smallest bucket (Standard and Basic plans). */
 export const ASSUMED_BUCKET: ThrottleStatus = { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 };
+
+/** Points given back when an answer shows the call spent less than it reserved (nothing when it is not known). */
+export function refundOf(reserved: number, spent: number | undefined): number {
+  return typeof spent === "number" && Number.isFinite(spent) ? Math.max(0, reserved - spent) : 0;
+}
 
 interface ShopBucket {
   maximum: number;
@@ -76,13 +84,15 @@ export class InProcessShopifyBudget implements ShopifyBudget {
     return { granted: true, waitMs };
   }
 
-  async settle(shop: string, reserved: number, status: ThrottleStatus | undefined): Promise<void> {
+  async settle(shop: string, reserved: number, status: ThrottleStatus | undefined, spent?: number): Promise<void> {
     const bucket = this.bucket(shop);
     bucket.pending = Math.max(0, bucket.pending - reserved);
+    bucket.available = Math.min(bucket.maximum, bucket.available + refundOf(reserved, spent));
     if (!status) return;
     bucket.maximum = status.maximumAvailable;
     bucket.restoreRate = status.restoreRate;
-    bucket.available = status.currentlyAvailable - bucket.pending;
+    const reported = status.currentlyAvailable - bucket.pending;
+    bucket.available = bucket.pending === 0 ? reported : Math.min(bucket.available, reported);
   }
 
   /** For tests and the bench: the shop's expected points now. */
