@@ -2,7 +2,7 @@
  * Every job the app runs, one definition per file (`<name>.job.ts`, made with defineJob from ../registry).
  * `JOBS` holds the ones that need nothing at boot; `appJobs` adds those bound to the app's clients.
  */
-import type { ReconcilerDeps } from "../../labels/reconciler.server";
+import type { ReconcilerDeps } from "../../labels/reconcile.server";
 import type { JobDefinition } from "../registry";
 import { reconcileLabelsJob } from "./reconcile-labels.job";
 

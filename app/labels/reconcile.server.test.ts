@@ -5,7 +5,7 @@ import { exampleLabelRequest } from "../label-service/__fixtures__/example-reque
 import type { LabelRequest } from "../label-service/contract";
 import { purchaseLabel, type LabelServicePort, type RemoteLabel } from "./purchase.server";
 import { FULFILLMENT_CLAIM_TIMEOUT_MS } from "./fulfill.server";
-import { runDueReconciliations } from "./reconciler.server";
+import { runDueReconciliations } from "./reconcile.server";
 
 const database = createTestDatabase();
 const db = database.prisma;
