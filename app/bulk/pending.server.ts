@@ -1,6 +1,6 @@
 /**
  * PENDING items (the purchase outcome was unknown when the item ran) follow their purchase attempt, which the
- * reconciler settles (app/labels/reconciler.server.ts): a label found -> LABELLED, a refusal -> REFUSED, an attempt
+ * reconciler settles (app/labels/reconcile.server.ts): a label found -> LABELLED, a refusal -> REFUSED, an attempt
  * that needs the merchant's review stays PENDING with that reason. Read-only on the label tables, so the reconciler
  * needs no change: this runs when a job is read and on the recurring `bulk-settle-pending` job.
  */

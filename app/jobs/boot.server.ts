@@ -11,7 +11,7 @@ import { reconcileTimings } from "../config.server";
 import db from "../db.server";
 import { DEFAULT_DATABASE_URL } from "../db-url";
 import { bulkRunDeps } from "../bulk/boot.server";
-import { reconcilerDeps } from "../labels/reconciler-boot.server";
+import { reconcilerDeps } from "../labels/reconcile-boot.server";
 import { startJobQueue } from "./start.server";
 import type { JobQueue } from "./types";
 

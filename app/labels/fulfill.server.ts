@@ -14,6 +14,7 @@ import { AdminApiError, ShopifyBusyError, type AdminGraphqlClient } from "../sho
 import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking } from "../shopify/operations/fulfillment";
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
+import { loadShippingSettings } from "../settings/shipping-settings.server";
 import { note, storedNoteOf, type Note } from "./notes";
 import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, isFulfilled, isPushing, PUSHING_FULFILLMENT_STATUSES } from "./status";
 import { shopifyStepFor } from "./shopify-step.server";
@@ -250,4 +251,10 @@ export async function pushLabelToShopify(
     data: { fulfillmentStatus: FULFILLMENT.CREATED, fulfillmentId, fulfillmentError: null, metafieldWritten },
   });
   return { status: "created", label: done, adopted };
+}
+
+/** Retry only the Shopify step of a label (never buys). `notifyCustomer`: the context's setting, else the shop's. */
+export async function retryFulfillment(deps: { db: PrismaClient; admin: AdminGraphqlClient; notifyCustomer?: boolean }, shop: string, labelId: string) {
+  const notifyCustomer = deps.notifyCustomer ?? (await loadShippingSettings(deps.db, shop)).notifyCustomer;
+  return pushLabelToShopify(deps, { shop, labelId, notifyCustomer });
 }

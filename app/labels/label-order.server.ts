@@ -29,7 +29,8 @@ import { firstPerPath } from "./order-edit-fields";
 import { checkOrderEdits, contractProblems, effectiveEdits } from "./order-edits.server";
 import { applyOverrides, offeredFor, openFulfillmentOrderId, orderGid, PREVIEW_REFERENCE, resolvedByEdit, type RequestOverrides } from "./order-label.server";
 import { labelProblem } from "./problems";
-import { nextLabelIndex, purchaseLabel, reconcileAttempt, slotHolder, type LabelServicePort, type OutcomeError, type PurchaseResult } from "./purchase.server";
+import { nextLabelIndex, purchaseLabel, slotHolder, type LabelServicePort, type OutcomeError, type PurchaseResult } from "./purchase.server";
+import { reconcileAttempt } from "./settle.server";
 import type { Reason } from "./reasons";
 import { FULFILLMENT, isFulfillmentFailed, labelFulfillmentStatus } from "./status";
 

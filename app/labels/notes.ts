@@ -23,7 +23,7 @@ export interface Note {
 type Say = (p: NoteParams) => string;
 
 const NOTE_TEXTS = {
-  // A purchase whose outcome is being settled (app/labels/purchase.server.ts).
+  // A purchase whose outcome is being settled (app/labels/settle.server.ts).
   attempt_stale: {
     en: () => "the app stopped before the label service's answer was recorded",
     fr: () => "l'application s'est arrêtée avant d'enregistrer la réponse du service d'étiquettes",
@@ -64,7 +64,7 @@ const NOTE_TEXTS = {
     en: () => "another shop using the same label-service account used this reference, so the label found may be theirs",
     fr: () => "une autre boutique utilisant le même compte du service d'étiquettes a utilisé cette référence : l'étiquette trouvée est peut-être la sienne",
   },
-  // "Attach this label" refused (app/labels/purchase.server.ts).
+  // "Attach this label" refused (app/labels/settle.server.ts).
   attach_not_waiting: {
     en: () => "this purchase is not waiting for review any more; reload the page",
     fr: () => "cet achat n'est plus en attente de vérification ; rechargez la page",

@@ -13,8 +13,10 @@ import { LabelServiceUnavailableError } from "./gateway.server";
 import { labelOrder, type LabelContext } from "./label-order.server";
 import { serviceFieldProblems } from "./order-edits.server";
 import { isOutcomeOpen } from "./status";
-import { absenceProven, canRelease, type LabelServicePort } from "./purchase.server";
-import { attachNow, orderGid, overridesFromForm, reconcileNow, releaseReviewedAttempt, retryFulfillment } from "./order-label.server";
+import { retryFulfillment } from "./fulfill.server";
+import { orderGid, overridesFromForm } from "./order-label.server";
+import type { LabelServicePort } from "./purchase.server";
+import { absenceProven, attachNow, canRelease, reconcileNow, releaseReviewedAttempt } from "./settle.server";
 
 /** The service's refusal in the merchant's language (the client gives English and French). */
 function readableError(error: { message: string; messageFr?: string }, locale: "en" | "fr" = "en"): string {

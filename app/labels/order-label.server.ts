@@ -1,7 +1,8 @@
 /**
  * The order label page's server side: read the order, map it to a label request (app/shipping), let the merchant
  * adjust the request before purchase. The purchase itself is labelOrder (label-order.server.ts); the page's other
- * actions (retry the Shopify step, check or attach an unresolved purchase) are here.
+ * actions are the flow's own: retry the Shopify step (fulfill.server.ts), check, attach or release an unresolved
+ * purchase (settle.server.ts).
  */
 import { z } from "zod";
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
@@ -13,10 +14,9 @@ import { getEnvironment } from "../settings/environment.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import type { LabelEnvironment } from "./environments";
 import { toE164 } from "../shipping/phone";
-import { pushLabelToShopify } from "./fulfill.server";
 import { firstPerPath } from "./order-edit-fields";
 import { checkOrderEdits, previewAsEdits, toCommaAmount } from "./order-edits.server";
-import { attachLabelById, nextLabelIndex, reconcileAttempt, releaseReviewedAttempt, type LabelServicePort } from "./purchase.server";
+import { nextLabelIndex } from "./purchase.server";
 
 /** A placeholder reference for previews; the real one is allocated at purchase time. */
 export const PREVIEW_REFERENCE = "00000000-000";
@@ -242,39 +242,3 @@ export function applyOverrides(request: LabelRequest, overrides: RequestOverride
   }
   return next;
 }
-
-/** Retry only the Shopify step of a label (never buys). `notifyCustomer`: the context's setting, else the shop's. */
-export async function retryFulfillment(deps: { db: PrismaClient; admin: AdminGraphqlClient; notifyCustomer?: boolean }, shop: string, labelId: string) {
-  const notifyCustomer = deps.notifyCustomer ?? (await loadShippingSettings(deps.db, shop)).notifyCustomer;
-  return pushLabelToShopify(deps, { shop, labelId, notifyCustomer });
-}
-
-/** "Check again" on an attempt whose outcome is unknown or needs review. */
-export async function reconcileNow(deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort; notifyCustomer?: boolean }, shop: string, attemptId: string) {
-  const result = await reconcileAttempt({ db: deps.db, service: deps.service }, shop, attemptId);
-  if (result.status === "created") {
-    return { result, fulfillment: await retryFulfillment(deps, shop, result.label.id) };
-  }
-  return { result };
-}
-
-/** "Attach this label": store the label the merchant found in the service's list for an unresolved attempt. */
-export async function attachNow(
-  deps: { db: PrismaClient; admin: AdminGraphqlClient; service: LabelServicePort; notifyCustomer?: boolean },
-  shop: string,
-  attemptId: string,
-  serviceLabelId: string,
-) {
-  const result = await attachLabelById({ db: deps.db, service: deps.service }, shop, attemptId, serviceLabelId);
-  if (result.status === "created") {
-    return { result, fulfillment: await retryFulfillment(deps, shop, result.label.id) };
-  }
-  return { result };
-}
-
-export { releaseReviewedAttempt };
-
-/** What the order page shows for a purchase still open: can the merchant release it (proven absent)? */
-export { absenceProven, canRelease } from "./purchase.server";
-/** Whether a label's Shopify step was interrupted (the page offers Retry). */
-export { isFulfillmentStuck } from "./fulfill.server";

@@ -3,21 +3,8 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { exampleLabelRequest } from "../label-service/__fixtures__/example-request";
 import type { LabelRequest } from "../label-service/contract";
-import {
-  nextLabelIndex,
-  purchaseLabel,
-  RECONCILE_BACKOFF_MS,
-  reconcileAttempt,
-  releaseReviewedAttempt,
-  dueReconciliations,
-  attachLabelById,
-  canRelease,
-  STALE_PENDING_MS,
-  type GenerateOutcome,
-  type LabelLookup,
-  type LabelServicePort,
-  type RemoteLabel,
-} from "./purchase.server";
+import { nextLabelIndex, purchaseLabel, type GenerateOutcome, type LabelLookup, type LabelServicePort, type RemoteLabel } from "./purchase.server";
+import { attachLabelById, canRelease, dueReconciliations, RECONCILE_BACKOFF_MS, reconcileAttempt, releaseReviewedAttempt, STALE_PENDING_MS } from "./settle.server";
 import { allocateCustomReference, formatReference } from "./references.server";
 
 const database = createTestDatabase();

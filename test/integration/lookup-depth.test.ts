@@ -8,7 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { guideExampleLabelRequest } from "../../app/label-service/__fixtures__/example-request";
 import { createLabelServiceClient, type LabelServiceClient } from "../../app/label-service";
-import { attachLabelById, purchaseLabel, reconcileAttempt, releaseReviewedAttempt, type PurchaseDeps } from "../../app/labels/purchase.server";
+import { purchaseLabel, type PurchaseDeps } from "../../app/labels/purchase.server";
+import { attachLabelById, reconcileAttempt, releaseReviewedAttempt } from "../../app/labels/settle.server";
 import { createTestDatabase } from "../helpers/test-db";
 
 const database = createTestDatabase();

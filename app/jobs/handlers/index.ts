@@ -4,7 +4,7 @@
  */
 import type { BulkRunDeps } from "../../bulk/run-item.server";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { ReconcilerDeps } from "../../labels/reconciler.server";
+import type { ReconcilerDeps } from "../../labels/reconcile.server";
 import type { JobDefinition } from "../registry";
 import { bulkLabelItemJob } from "./bulk-label-item.job";
 import { bulkSettlePendingJob } from "./bulk-settle-pending.job";

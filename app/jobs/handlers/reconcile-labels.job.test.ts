@@ -1,6 +1,6 @@
 /**
  * The background reconciler as a recurring job, on the real embedded queue over a test SQLite database; the
- * reconciler's label service and Shopify are faked as in app/labels/reconciler.server.test.ts.
+ * reconciler's label service and Shopify are faked as in app/labels/reconcile.server.test.ts.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { mockAdmin } from "../../../test/helpers/mock-admin";
@@ -8,7 +8,7 @@ import { createTestDatabaseUrl } from "../../../test/helpers/test-db";
 import { createPostgresTestDatabase } from "../../../test/helpers/test-postgres";
 import { DEFAULT_RECONCILE_TIMINGS } from "../../config.server";
 import { createPrismaClient } from "../../db.server";
-import type { ReconcilerDeps } from "../../labels/reconciler.server";
+import type { ReconcilerDeps } from "../../labels/reconcile.server";
 import { createEmbeddedQueue } from "../embedded-queue.server";
 import { createPgBossQueue } from "../pgboss-queue.server";
 import { registerJobs } from "../registry";

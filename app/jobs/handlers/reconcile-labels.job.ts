@@ -4,7 +4,7 @@
  * tick once and runs it under a singleton key). A pass that throws is not retried: the next tick is the retry.
  */
 import { z } from "zod";
-import { runDueReconciliations, type ReconcilerDeps } from "../../labels/reconciler.server";
+import { runDueReconciliations, type ReconcilerDeps } from "../../labels/reconcile.server";
 import { defineJob, type JobDefinition } from "../registry";
 import { RECURRING_SINGLETON_KEY } from "../schedule.server";
 import type { JobQueue } from "../types";

@@ -15,7 +15,8 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { ShopClients } from "./context.server";
 import type { LabelEnvironment } from "./environments";
 import { pushLabelToShopify, stuckFulfillments, unwrittenSummaries } from "./fulfill.server";
-import { dueReconciliations, reconcileAttempt, type LabelServicePort } from "./purchase.server";
+import type { LabelServicePort } from "./purchase.server";
+import { dueReconciliations, reconcileAttempt } from "./settle.server";
 
 /** The per-shop clients come from the context module (backgroundShopClients); tests give doubles. */
 export interface ReconcilerDeps extends ShopClients {

@@ -6,7 +6,7 @@ import { exampleLabelRequest } from "../label-service/__fixtures__/example-reque
 import type { LabelRequest } from "../label-service/contract";
 import { purchaseLabel, type LabelServicePort, type RemoteLabel } from "./purchase.server";
 import { FULFILLMENT_CLAIM_TIMEOUT_MS } from "./fulfill.server";
-import { runDueReconciliations } from "./reconciler.server";
+import { runDueReconciliations } from "./reconcile.server";
 
 const database = createTestDatabase();
 const db = database.prisma;
@@ -155,5 +155,25 @@ describe("labels stored but never pushed to Shopify (the process died in between
     expect(await runDueReconciliations(deps)).toEqual({ [label.id]: "fulfillment created (adopted)" });
     expect(admin.calls.map((call) => call.operationName)).not.toContain("FulfillmentCreate");
     expect(await db.label.findUniqueOrThrow({ where: { id: label.id } })).toMatchObject({ fulfillmentStatus: "CREATED", fulfillmentId: "gid://shopify/Fulfillment/77" });
+  });
+
+  it("build each shop's clients and read its setting once per pass, not once per label", async () => {
+    const labels = await Promise.all(["94", "95", "96"].map((n) => storedLabel("g.myshopify.com", `gid://shopify/Order/${n}`, "PENDING")));
+    const admin = mockAdmin({
+      FulfillmentContext: (variables) => openOrder(String((variables as { id: string }).id)),
+      FulfillmentCreate: () => ({ data: { fulfillmentCreate: { fulfillment: { id: "gid://shopify/Fulfillment/9", status: "SUCCESS" }, userErrors: [] } } }),
+      OrderLabelMetafieldSet: () => ({ data: { metafieldsSet: { metafields: [], userErrors: [] } } }),
+    });
+    const built = { admin: 0, notify: 0 };
+    const deps = {
+      db,
+      serviceFor: async () => unused,
+      adminFor: async () => ((built.admin += 1), admin),
+      notifyCustomerFor: async () => ((built.notify += 1), false),
+      now: () => new Date(Date.now() + FULFILLMENT_CLAIM_TIMEOUT_MS + 1_000),
+    };
+    const outcomes = await runDueReconciliations(deps);
+    expect(labels.map((label) => outcomes[label.id])).toEqual(["fulfillment created", "fulfillment created", "fulfillment created"]);
+    expect(built).toEqual({ admin: 1, notify: 1 });
   });
 });

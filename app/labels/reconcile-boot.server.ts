@@ -4,7 +4,7 @@
  */
 import db from "../db.server";
 import { backgroundShopClients } from "./context.server";
-import type { ReconcilerDeps } from "./reconciler.server";
+import type { ReconcilerDeps } from "./reconcile.server";
 
 export function reconcilerDeps(): ReconcilerDeps {
   return {
