@@ -1,7 +1,7 @@
 /**
  * The demo's admin host: only in demo mode; the page, the frame with its `shopify` global (selection, the
  * extension's translations for the locale, a session token the Shopify library accepts for the demo shop), the
- * bundles by handle only. The browser side runs in e2e/60-extensions.e2e.ts.
+ * bundles by handle only. The browser side runs in e2e/65-extensions.e2e.ts.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
