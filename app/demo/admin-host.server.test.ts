@@ -1,13 +1,13 @@
 /**
  * The demo's admin host: only in demo mode; the page, the frame with its `shopify` global (selection, the
  * extension's translations for the locale, a session token the Shopify library accepts for the demo shop), the
- * bundles by handle only. The browser side runs in e2e/60-extensions.e2e.ts.
+ * bundles by handle only. The browser side runs in e2e/65-extensions.e2e.ts.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import "@shopify/shopify-api/adapters/node";
-import { shopifyApi } from "@shopify/shopify-api";
+import { LogSeverity, shopifyApi } from "@shopify/shopify-api";
 import { afterAll, describe, expect, it } from "vitest";
 import { appTestEnv, TEST_API_KEY } from "../../test/helpers/app-env";
 import { createTestDatabaseUrl } from "../../test/helpers/test-db";
@@ -59,7 +59,7 @@ describe("demo admin host", () => {
 
   it("gives a session token the Shopify library accepts, for the demo shop", async () => {
     const { host: global } = await frameHost("?extension=order-label-action&ids=1&locale=en");
-    const api = shopifyApi({ apiKey: TEST_API_KEY, apiSecretKey: process.env.SHOPIFY_API_SECRET!, hostName: "localhost", isEmbeddedApp: true, apiVersion: "2026-10" as never });
+    const api = shopifyApi({ apiKey: TEST_API_KEY, apiSecretKey: process.env.SHOPIFY_API_SECRET!, hostName: "localhost", isEmbeddedApp: true, apiVersion: "2026-10" as never, logger: { level: LogSeverity.Error } });
     const payload = await api.session.decodeSessionToken(global.token);
     expect(payload.dest).toBe(`https://${DEMO_SHOP_DOMAIN}`);
     expect(payload.aud).toBe(TEST_API_KEY);

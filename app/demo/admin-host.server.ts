@@ -18,7 +18,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import toml from "toml";
 import { config } from "../config.server";
 import { DEMO_SHOP_DOMAIN } from "./seed-demo-shop.server";
 
@@ -45,13 +44,17 @@ export function hostedExtensions(dir = EXTENSIONS_DIR): HostedExtension[] {
     .sort()
     .map((name) => {
       const directory = path.join(dir, name);
-      const parsed = toml.parse(readFileSync(path.join(directory, "shopify.extension.toml"), "utf8")) as {
-        extensions: { handle: string; targeting: { target: string; should_render?: { module: string } }[] }[];
-      };
-      const extension = parsed.extensions[0]!;
-      const targeting = extension.targeting[0]!;
-      return { handle: extension.handle, directory, target: targeting.target, shouldRender: Boolean(targeting.should_render) };
+      return { directory, ...readExtensionToml(readFileSync(path.join(directory, "shopify.extension.toml"), "utf8")) };
     });
+}
+
+/**
+ * The handle, first target and should-render of an extension TOML, read line by line: the few keys the CLI's own
+ * schema requires here (no TOML library in the app's runtime dependencies; the full file is validated by the CLI).
+ */
+export function readExtensionToml(text: string): Omit<HostedExtension, "directory"> {
+  const value = (key: string) => new RegExp(`^\\s*${key}\\s*=\\s*"([^"]*)"`, "m").exec(text)?.[1] ?? "";
+  return { handle: value("handle"), target: value("target"), shouldRender: /^\s*\[extensions\.targeting\.should_render\]/m.test(text) };
 }
 
 function findExtension(handle: string | null, dir: string): HostedExtension | undefined {

@@ -4,7 +4,7 @@
  * One click buys at most one label: the button is disabled while the call runs, and nothing is retried by itself.
  */
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "@shopify/ui-extensions/admin.order-details.action.render";
 import type { CreateLabelAnswer, OrderLabelSummary } from "../../../app/extensions/order-label-api";
 import { apiJson, errorMessage, localeOf, numericId, printableFiles, textOf, type PrintFiles } from "../../shared/api";
@@ -31,6 +31,8 @@ function OrderLabelAction() {
   const [notice, setNotice] = useState<{ tone: "critical" | "warning"; text: string } | null>(null);
   const [problems, setProblems] = useState<Problems | null>(null);
   const [printUrl, setPrintUrl] = useState<string | null>(null);
+  /** Set synchronously on the first click, so a second click before the re-render cannot send a second purchase. */
+  const inFlight = useRef(false);
 
   useEffect(() => {
     apiJson<OrderLabelSummary>(path)
@@ -48,7 +50,8 @@ function OrderLabelAction() {
   }, [labelled, orderId]);
 
   async function create() {
-    if (creating) return;
+    if (inFlight.current) return;
+    inFlight.current = true;
     setCreating(true);
     setNotice(null);
     try {
@@ -59,6 +62,7 @@ function OrderLabelAction() {
     } catch (error) {
       setNotice({ tone: "critical", text: errorMessage(error, t("error.create")) });
     } finally {
+      inFlight.current = false;
       setCreating(false);
     }
   }

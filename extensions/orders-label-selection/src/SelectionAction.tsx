@@ -5,7 +5,7 @@
  * progress while the window is open, and a link to the job's page in the app.
  */
 import { render } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Api } from "@shopify/ui-extensions/admin.order-index.selection-action.render";
 import { BULK_JOB_MAX_ORDERS } from "../../../app/bulk/types";
 import { apiJson, errorMessage, localeOf, reasonLine, textOf, type BulkJobView, type BulkPreflight } from "../../shared/api";
@@ -36,6 +36,8 @@ function SelectionAction() {
   const [starting, setStarting] = useState(false);
   const [job, setJob] = useState<{ id: string; url: string } | null>(null);
   const [progress, setProgress] = useState<BulkJobView | null>(null);
+  /** Set synchronously on the first click: one selection starts one job. */
+  const startRequested = useRef(false);
 
   useEffect(() => {
     if (tooMany || orderIds.length === 0) return;
@@ -74,7 +76,8 @@ function SelectionAction() {
   const canStart = Boolean(preflight && preflight.ready.length > 0 && !job && !starting && (!needsConfirmation || confirmed));
 
   async function start() {
-    if (!preflight || !canStart) return;
+    if (!preflight || !canStart || startRequested.current) return;
+    startRequested.current = true;
     setStarting(true);
     setError(null);
     try {
@@ -83,6 +86,7 @@ function SelectionAction() {
       setJob(await apiJson<{ id: string; url: string }>(`/api/bulk-jobs?locale=${locale}`, { method: "POST", body }));
     } catch (failure) {
       setError(errorMessage(failure, t("error.start")));
+      startRequested.current = false;
     } finally {
       setStarting(false);
     }
