@@ -152,6 +152,12 @@ export async function benchBulk(): Promise<void> {
       job = (await getBulkJob(db, DEMO_SHOP, created.id))!;
     }
     const wallMs = performance.now() - start;
+    const reasons = new Map<string, number>();
+    for (const item of job.items) {
+      if (item.status === "LABELLED") continue;
+      const key = `${item.status} ${item.reason?.code ?? "-"}`;
+      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    }
     const cpu = process.cpuUsage(cpuStart);
     await queue.stop({ graceMs: 1000 });
     await db.$disconnect();
@@ -173,6 +179,7 @@ export async function benchBulk(): Promise<void> {
     const cpuMs = (cpu.user + cpu.system) / 1000;
     console.log(`\nBulk job: ${n} orders, ${plan} plan (${bucket.size} points, ${bucket.restore}/s), label latency ${minMs}-${maxMs} ms, concurrency ${concurrency}, embedded queue on SQLite`);
     console.log(`  counts: ${JSON.stringify(job.counts)}; preflight and creation ${(preflightMs / 1000).toFixed(1)} s`);
+    if (reasons.size > 0) console.log(`  not labelled: ${[...reasons].map(([key, count]) => `${count} ${key}`).join(", ")}`);
     console.log(`  wall ${(wallMs / 1000).toFixed(1)} s; bound max(N·L/C = ${serviceBound.toFixed(1)} s, N·c/restore = ${shopifyBound.toFixed(1)} s) = ${bound.toFixed(1)} s; ratio ${(wallMs / 1000 / bound).toFixed(2)} (target ≤ 1.15)`);
     console.log(`  Shopify points per label: requested ${(requested / labelled).toFixed(0)}, spent ${perLabel.toFixed(1)} (target ≤ 45); THROTTLED answers ${throttled}`);
     console.log("  operation                            calls/label   requested/call   spent/call");
