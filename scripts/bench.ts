@@ -11,7 +11,10 @@
  *
  *  - admin extensions: each built bundle's deflated size beside Shopify's 64 KB limit (scripts/extension-sizes.ts).
  *
- * BENCH_ONLY=shopify runs only the Shopify points; BENCH_ONLY=extensions only the extension sizes.
+ *  - bulk: a BENCH_BULK_N-order bulk job against the sandbox's latency and the emulator's cost throttle, against its
+ *    physical bound (scripts/bench-bulk.ts).
+ *
+ * BENCH_ONLY=shopify, bulk or extensions runs only that one.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -24,6 +27,7 @@ import { exampleLabelRequest } from "../app/label-service/__fixtures__/example-r
 import type { LabelRequest } from "../app/label-service/contract";
 import { purchaseLabel, type LabelServicePort } from "../app/labels/purchase.server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
+import { benchBulk } from "./bench-bulk";
 import { benchLabelPoints, printLabelPoints } from "./bench-shopify";
 import { extensionSizes, formatSizes } from "./extension-sizes";
 
@@ -99,8 +103,9 @@ async function benchPurchase(dir: string): Promise<Result> {
 const only = process.env.BENCH_ONLY;
 const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-"));
 try {
-  if (only !== "shopify" && only !== "extensions") await benchSpeed();
-  if (only !== "extensions") printLabelPoints(await benchLabelPoints());
+  if (!only) await benchSpeed();
+  if (!only || only === "shopify") printLabelPoints(await benchLabelPoints());
+  if (!only || only === "bulk") await benchBulk();
   if (!only || only === "extensions") console.log(formatSizes(extensionSizes({ build: "if-stale" })));
 } finally {
   rmSync(dir, { recursive: true, force: true });
