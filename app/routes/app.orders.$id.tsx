@@ -22,6 +22,7 @@ import { CustomsSection } from "../components/order/CustomsSection";
 import { EditableField as OrderField } from "../components/order/EditableField";
 import { fieldErrors } from "../components/order/problem-text";
 import { ProblemsBanner } from "../components/order/ProblemsBanner";
+import { PurchaseButton } from "../components/order/PurchaseButton";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import { readForm } from "../http/form.server";
@@ -563,15 +564,15 @@ export default function OrderLabel() {
                       {t(data.environment === "production" ? "order.charged" : "order.free")}
                     </Text>
                     <InlineStack>
-                      <Button
-                        submit
-                        variant="primary"
+                      <PurchaseButton
+                        charged={data.environment === "production"}
+                        orderName={data.orderName}
                         tone={hasLabel ? "critical" : undefined}
                         disabled={busy || !data.labelView.canPurchase || data.serviceUnavailable}
                         loading={busy}
                       >
                         {t(hasLabel ? "order.createAdditional" : "order.create")}
-                      </Button>
+                      </PurchaseButton>
                     </InlineStack>
                   </BlockStack>
                 </Box>
