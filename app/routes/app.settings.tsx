@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { useContext, useState } from "react";
+import { useContext, useEffect, useState } from "react";
 import { requireAdmin } from "../auth.server";
 import { config } from "../config.server";
 import db from "../db.server";
@@ -22,6 +22,7 @@ import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToField
 import { fetchShopAddress } from "../shopify/operations/shop-address";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { TestLabelsCard } from "../components/TestLabelsCard";
+import { useAppBridgeUi } from "../components/settings/app-bridge";
 import { testLabelsAction, testLabelsState } from "../settings/test-labels.server";
 import { formatDateTime } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";
@@ -237,10 +238,18 @@ export default function Settings() {
   const data = useLoaderData<typeof loader>();
   const raw: Record<string, string> | undefined = result?.values;
   const values = raw ? { ...raw, message: locale === "fr" ? (raw.messageFr ?? raw.message ?? "") : (raw.message ?? "") } : undefined;
+  // Inside the admin a success is an App Bridge toast; without App Bridge (the demo) it stays a banner.
+  const ui = useAppBridgeUi();
+  const toasted = Boolean(ui && result?.ok && "messageKey" in result && result.messageKey);
+  useEffect(() => {
+    if (ui && result?.ok && "messageKey" in result && result.messageKey) ui.toast.show(t(result.messageKey, values));
+    // Once per action result.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [result, ui]);
   return (
     <Page title={t("settings.title")}>
       <Layout>
-        {result && "messageKey" in result && result.messageKey ? (
+        {result && "messageKey" in result && result.messageKey && !toasted ? (
           <Layout.Section>
             <Banner tone={result.ok ? "success" : "critical"}>{t(result.messageKey, values)}</Banner>
           </Layout.Section>
