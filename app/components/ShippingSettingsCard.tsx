@@ -5,6 +5,7 @@ import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
 import { LABEL_FORMATS } from "../label-service/contract";
 import { describeFieldError, type FieldError } from "../settings/field-errors";
+import { LoadingLine } from "./loading";
 import { useAppBridgeUi } from "./settings/app-bridge";
 import { SettingsSaveBar } from "./settings/SettingsSaveBar";
 
@@ -19,6 +20,8 @@ interface Props {
   /** Errors from the last save, by field name: each shown under its field. */
   fieldErrors?: Record<string, FieldError>;
   services: Record<"domestic" | "eu" | "world", ServiceOption[]>;
+  /** The services are still being asked of the label service (the page does not wait for them). */
+  servicesLoading?: boolean;
   maxBoxes: number;
 }
 
@@ -59,7 +62,7 @@ function formSnapshot(form: HTMLFormElement): string {
   return [...new FormData(form).entries()].map(([key, value]) => `${key}=${String(value)}`).join("&");
 }
 
-export function ShippingSettingsCard({ fields, configured, fieldErrors, services, maxBoxes }: Props) {
+export function ShippingSettingsCard({ fields, configured, fieldErrors, services, servicesLoading, maxBoxes }: Props) {
   const t = useT();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "saveShipping";
@@ -122,7 +125,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
             {t("settings.shipping.boxes")}
           </Text>
           {Array.from({ length: maxBoxes }, (_, index) => (
-            <InlineGrid key={index} columns={5} gap="200">
+            <InlineGrid key={index} columns={{ xs: 1, sm: 2, md: 5 }} gap="200">
               {text(`boxes.${index}.name`, "settings.shipping.boxName")}
               {text(`boxes.${index}.lengthCm`, "settings.shipping.boxLength", "number")}
               {text(`boxes.${index}.widthCm`, "settings.shipping.boxWidth", "number")}
@@ -143,6 +146,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
                 <Choice key={zone} name={`carriers.${zone}`} label={t(`settings.shipping.zone.${zone}`)} fields={fields} errors={fieldErrors} options={services[zone]} />
               ))}
             </FormLayout.Group>
+            {servicesLoading ? <LoadingLine text={t("real.services.loading")} /> : null}
           </FormLayout>
           <Text as="h3" variant="headingSm">
             {t("settings.shipping.cn23")}

@@ -10,18 +10,18 @@ import { LocaleContext, useT } from "../i18n/translate";
 import { accountSummaries } from "../labels/accounts.server";
 import { LABEL_ENVIRONMENTS, type LabelEnvironment } from "../labels/environments";
 import { testLabelServiceConnection } from "../labels/gateway.server";
-import type { LabelServiceClient } from "../label-service";
 import { appSecretBox } from "../security/app-secret-box.server";
 import { getEnvironment } from "../settings/environment.server";
 import { handleSettingsAction } from "../settings/settings-actions.server";
 import { ShippingSettingsCard, type ServiceOption } from "../components/ShippingSettingsCard";
 import type { FieldError } from "../settings/field-errors";
-import { labelServiceClientFor } from "../labels/gateway.server";
 import { loadShippingSettingsState, saveShippingSettings } from "../settings/shipping-settings.server";
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
 import { fetchShopAddress } from "../shopify/operations/shop-address";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { TestLabelsCard } from "../components/TestLabelsCard";
+import { zoneServices } from "../settings/zone-services.server";
+import { useResolved } from "../components/loading";
 import { useAppBridgeUi } from "../components/settings/app-bridge";
 import { testLabelsAction, testLabelsState } from "../settings/test-labels.server";
 import { formatDateTime } from "../i18n/dates";
@@ -36,29 +36,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     testLabelsState({ db, admin }, shop),
   ]);
   const settings = shipping.configured ? shipping.settings : senderFromShop(shipping.settings, await fetchShopAddress(admin));
-  // Services offered per zone, from the label service's lookup (a representative destination per zone).
-  const services: Record<"domestic" | "eu" | "world", ServiceOption[]> = { domestic: [], eu: [], world: [] };
-  let client: LabelServiceClient | undefined;
-  try {
-    client = await labelServiceClientFor(shop, environment.environment);
-  } catch {
-    client = undefined;
-  }
-  if (client) {
-    const destinations = { domestic: settings.sender.countryCode, eu: settings.sender.countryCode === "DE" ? "FR" : "DE", world: "US" } as const;
-    await Promise.all(
-      (Object.keys(destinations) as (keyof typeof destinations)[]).map(async (zone) => {
-        try {
-          services[zone] = (await client.carrierServices(destinations[zone])).map((service) => ({
-            label: `${service.carrier ?? ""} · ${service.label ?? service.name}`,
-            value: `${service.carrier ?? ""}|${service.name}`,
-          }));
-        } catch {
-          services[zone] = [];
-        }
-      }),
-    );
-  }
+  // Services offered per zone, from the label service's lookup (a representative destination per zone): cached, and
+  // not awaited here, so the page never waits on the label service (decision 0174); the form fills them in.
+  const services = zoneServices(shop, environment.environment, settings.sender.countryCode);
   return {
     accounts,
     environment: {
@@ -111,6 +91,8 @@ export async function action({ request }: ActionFunctionArgs) {
     form,
   );
 }
+
+const NO_SERVICES: Record<"domestic" | "eu" | "world", ServiceOption[]> = { domestic: [], eu: [], world: [] };
 
 function AccountCard({ environment }: { environment: LabelEnvironment }) {
   const t = useT();
@@ -238,6 +220,7 @@ export default function Settings() {
   const data = useLoaderData<typeof loader>();
   const raw: Record<string, string> | undefined = result?.values;
   const values = raw ? { ...raw, message: locale === "fr" ? (raw.messageFr ?? raw.message ?? "") : (raw.message ?? "") } : undefined;
+  const services = useResolved(data.services);
   // Inside the admin a success is an App Bridge toast; without App Bridge (the demo) it stays a banner.
   const ui = useAppBridgeUi();
   const toasted = Boolean(ui && result?.ok && "messageKey" in result && result.messageKey);
@@ -265,7 +248,8 @@ export default function Settings() {
               fields={data.shippingFields}
               configured={data.shippingConfigured}
               fieldErrors={result && "intent" in result && result.intent === "saveShipping" && !result.ok ? (result.fieldErrors as Record<string, FieldError>) : undefined}
-              services={data.services}
+              services={services ?? NO_SERVICES}
+              servicesLoading={services === undefined}
               maxBoxes={data.maxBoxes}
             />
           </BlockStack>
