@@ -23,6 +23,10 @@ export function createCarrierServicesCache(options: { ttlMs?: number; now?: () =
   const keyOf = (shop: string, environment: string, country: string) => `${shop}|${environment}|${country.toUpperCase()}`;
 
   return {
+    /** Forgets everything (tests; a merchant's new account is a new key anyway). */
+    clear(): void {
+      entries.clear();
+    },
     /** The cached list when fresh, without asking the service; undefined otherwise. */
     peek(shop: string, environment: string, country: string): OfferedService[] | undefined {
       const entry = entries.get(keyOf(shop, environment, country));
