@@ -64,7 +64,7 @@ export async function labelHistory(db: PrismaClient, shop: string, filters: Hist
           where: {
             ...common,
             ...(fulfillmentFilter ? { fulfillmentStatus: fulfillmentFilter } : {}),
-            ...(filters.status === "created" ? { fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] } } : {}),
+            ...(filters.status === "created" ? { fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS", "SKIPPED_TEST"] } } : {}),
           },
           orderBy: { createdAt: "desc" },
           take: PAGE_SIZE * page + 1,
