@@ -8,8 +8,8 @@ export const SETTINGS_SAVE_BAR_ID = "etiquette-settings-save-bar";
 
 /**
  * The unsaved-changes guard of the shipping settings form (issue 16 item 10). Inside the admin: App Bridge's
- * contextual Save Bar (Save / Discard, and the admin asks before leaving). Without App Bridge (the demo): the same two
- * actions in a Polaris banner, and the browser asks before the page is left.
+ * contextual Save Bar (Save / Discard, and the admin asks before leaving). Without App Bridge (the demo): a Polaris
+ * banner saying so with Discard (the form keeps its own Save button), and the browser asks before the page is left.
  */
 export function SettingsSaveBar({
   ui,
@@ -51,12 +51,9 @@ export function SettingsSaveBar({
     );
   }
   if (!dirty) return null;
+  // The form's own Save button stays below (one Save on the page); the banner says why and offers Discard.
   return (
-    <Banner
-      tone="warning"
-      action={{ content: t("settings.shipping.save"), onAction: onSave, loading: saving }}
-      secondaryAction={{ content: t("real.settings.discard"), onAction: onDiscard }}
-    >
+    <Banner tone="warning" action={{ content: t("real.settings.discard"), onAction: onDiscard }}>
       {t("real.settings.unsaved")}
     </Banner>
   );
