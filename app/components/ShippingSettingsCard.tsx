@@ -1,10 +1,13 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineGrid, Select, Text, TextField } from "@shopify/polaris";
-import { useContext, useState } from "react";
+import { useCallback, useContext, useEffect, useRef, useState } from "react";
 import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
 import { LABEL_FORMATS } from "../label-service/contract";
 import { describeFieldError, type FieldError } from "../settings/field-errors";
+import { LoadingLine } from "./loading";
+import { useAppBridgeUi } from "./settings/app-bridge";
+import { SettingsSaveBar } from "./settings/SettingsSaveBar";
 
 export interface ServiceOption {
   label: string;
@@ -17,6 +20,8 @@ interface Props {
   /** Errors from the last save, by field name: each shown under its field. */
   fieldErrors?: Record<string, FieldError>;
   services: Record<"domestic" | "eu" | "world", ServiceOption[]>;
+  /** The services are still being asked of the label service (the page does not wait for them). */
+  servicesLoading?: boolean;
   maxBoxes: number;
 }
 
@@ -52,17 +57,42 @@ function Choice({ name, label, fields, options, errors }: { name: string; label:
   return <Select name={name} label={label} options={all} value={value} onChange={setValue} error={error} />;
 }
 
-export function ShippingSettingsCard({ fields, configured, fieldErrors, services, maxBoxes }: Props) {
+/** The form's values as sent, to tell whether anything changed since it was loaded. */
+function formSnapshot(form: HTMLFormElement): string {
+  return [...new FormData(form).entries()].map(([key, value]) => `${key}=${String(value)}`).join("&");
+}
+
+export function ShippingSettingsCard({ fields, configured, fieldErrors, services, servicesLoading, maxBoxes }: Props) {
   const t = useT();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "saveShipping";
+  // --- unsaved-changes guard (issue 16 item 10, decision 0173): App Bridge's Save Bar, or a Polaris fallback.
+  const ui = useAppBridgeUi();
+  const form = useRef<HTMLFormElement>(null);
+  const loaded = useRef<string | undefined>(undefined);
+  const [generation, setGeneration] = useState(0);
+  const [dirty, setDirty] = useState(false);
+  useEffect(() => {
+    // Loaded (or saved, or discarded): what the form holds now is the reference.
+    loaded.current = form.current ? formSnapshot(form.current) : undefined;
+    setDirty(false);
+  }, [fields, generation]);
+  // After React applied the change (a toggle's hidden input follows its state), compare with what was loaded.
+  const check = useCallback(() => {
+    setTimeout(() => {
+      if (form.current && loaded.current !== undefined) setDirty(formSnapshot(form.current) !== loaded.current);
+    }, 0);
+  }, []);
+  const save = () => form.current?.requestSubmit();
+  const discard = () => setGeneration((current) => current + 1);
+  // --- end guard
   const boxNames = Array.from({ length: maxBoxes }, (_, index) => fields[`boxes.${index}.name`]).filter((name): name is string => Boolean(name));
   const text = (name: string, label: MessageKey, type?: "number" | "email") => (
     <Field name={name} label={t(label)} fields={fields} errors={fieldErrors} type={type} />
   );
   return (
     <Card>
-      <Form method="post">
+      <Form method="post" ref={form} key={generation} onChange={check}>
         <input type="hidden" name="intent" value="saveShipping" />
         <BlockStack gap="400">
           <Text as="h2" variant="headingMd">
@@ -95,7 +125,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
             {t("settings.shipping.boxes")}
           </Text>
           {Array.from({ length: maxBoxes }, (_, index) => (
-            <InlineGrid key={index} columns={5} gap="200">
+            <InlineGrid key={index} columns={{ xs: 1, sm: 2, md: 5 }} gap="200">
               {text(`boxes.${index}.name`, "settings.shipping.boxName")}
               {text(`boxes.${index}.lengthCm`, "settings.shipping.boxLength", "number")}
               {text(`boxes.${index}.widthCm`, "settings.shipping.boxWidth", "number")}
@@ -116,6 +146,7 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
                 <Choice key={zone} name={`carriers.${zone}`} label={t(`settings.shipping.zone.${zone}`)} fields={fields} errors={fieldErrors} options={services[zone]} />
               ))}
             </FormLayout.Group>
+            {servicesLoading ? <LoadingLine text={t("real.services.loading")} /> : null}
           </FormLayout>
           <Text as="h3" variant="headingSm">
             {t("settings.shipping.cn23")}
@@ -136,9 +167,13 @@ export function ShippingSettingsCard({ fields, configured, fieldErrors, services
             <Toggle name="notifyCustomer" label={t("settings.shipping.notifyCustomer")} fields={fields} />
             <input type="hidden" name="descriptionMaxLength" value={fields.descriptionMaxLength ?? "35"} />
           </FormLayout>
-          <Button submit variant="primary" loading={busy}>
-            {t("settings.shipping.save")}
-          </Button>
+          <SettingsSaveBar ui={ui} dirty={dirty} saving={busy} onSave={save} onDiscard={discard} />
+          {/* Inside the admin the Save Bar is the form's save; without App Bridge this button stays. */}
+          {ui ? null : (
+            <Button submit variant="primary" loading={busy}>
+              {t("settings.shipping.save")}
+            </Button>
+          )}
         </BlockStack>
       </Form>
     </Card>

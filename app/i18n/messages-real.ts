@@ -27,11 +27,6 @@ export const realEn = {
   "real.settings.unsaved": "You have unsaved changes in the shipping settings. Save or discard them before leaving.",
   "real.settings.discard": "Discard",
   "real.services.loading": "Loading the services the label service sells…",
-  "real.orders.empty.title": "Nothing to ship",
-  "real.orders.empty.body": "Every open order is fulfilled. New orders to ship appear here as soon as customers place them.",
-  "real.orders.empty.action": "Open the label history",
-  "real.orders.emptySearch.title": "No orders match",
-  "real.orders.emptySearch.body": "No order to ship matches this search or filter. Change the words or clear the filters.",
 } as const;
 
 export const realFr: Record<keyof typeof realEn, string> = {
@@ -59,9 +54,4 @@ export const realFr: Record<keyof typeof realEn, string> = {
   "real.settings.unsaved": "Les réglages d'expédition ont des modifications non enregistrées. Enregistrez-les ou annulez-les avant de quitter.",
   "real.settings.discard": "Annuler les modifications",
   "real.services.loading": "Chargement des services vendus par le service d'étiquettes…",
-  "real.orders.empty.title": "Rien à expédier",
-  "real.orders.empty.body": "Toutes les commandes ouvertes sont expédiées. Les nouvelles commandes à expédier apparaissent ici dès que les clients les passent.",
-  "real.orders.empty.action": "Ouvrir l'historique des étiquettes",
-  "real.orders.emptySearch.title": "Aucune commande ne correspond",
-  "real.orders.emptySearch.body": "Aucune commande à expédier ne correspond à cette recherche ou à ce filtre. Changez les mots ou effacez les filtres.",
 };

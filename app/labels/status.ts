@@ -108,7 +108,8 @@ export function historySelection(status: HistoryStatus | undefined): { fulfillme
     case undefined:
       return { fulfillment: LABEL_FULFILLMENT_STATUSES, attempts: [ATTEMPT.PENDING, ATTEMPT.UNKNOWN, ATTEMPT.NEEDS_REVIEW, ATTEMPT.REJECTED] };
     case "created":
-      return { fulfillment: PUSHING_FULFILLMENT_STATUSES };
+      // Stored, not (yet) in Shopify: being pushed, or a test label kept out of it (decision 0170).
+      return { fulfillment: [...PUSHING_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST] };
     case "fulfilled":
       return { fulfillment: [FULFILLMENT.CREATED] };
     case "fulfillment_failed":

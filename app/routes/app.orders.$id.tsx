@@ -22,6 +22,7 @@ import { CustomsSection } from "../components/order/CustomsSection";
 import { EditableField as OrderField } from "../components/order/EditableField";
 import { fieldErrors } from "../components/order/problem-text";
 import { ProblemsBanner } from "../components/order/ProblemsBanner";
+import { PurchaseButton } from "../components/order/PurchaseButton";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import { readForm } from "../http/form.server";
@@ -29,6 +30,8 @@ import { localeFromRequest } from "../i18n/locale";
 import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
 import { labelServiceClientFor, LabelServiceUnavailableError } from "../labels/gateway.server";
+import { carrierServicesCache } from "../labels/carrier-services-cache.server";
+import { LoadingLine, useRefreshWhenReady } from "../components/loading";
 import { handleOrderLabelAction } from "../labels/order-label-actions.server";
 import { shopifyTrackingInfo } from "../labels/carriers";
 import { readNote } from "../labels/notes";
@@ -47,6 +50,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
   const url = new URL(request.url);
   let serviceUnavailable = false;
+  // Set when the destination's services were not cached: the page does not wait for the label service (decision 0174).
+  let servicesLoading: Promise<boolean> | null = null;
   const view = await answeringShopifyBusy(loadOrderLabel(db, admin, shop, params.id ?? "", {
     boxName: url.searchParams.get("box") ?? undefined,
     carrierName: url.searchParams.get("carrier") ?? undefined,
@@ -54,8 +59,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     // The services sold to the order's destination country: the mapper checks the proposed one against them.
     lookupServices: async (country, environment) => {
       try {
+        const cached = carrierServicesCache.peek(shop, environment, country);
+        if (cached) return cached;
+        // Building the client reads the database only: a missing account is still said at once.
         const client = await labelServiceClientFor(shop, environment);
-        return await client.carrierServices(country);
+        // The lookup fills the cache in the background; the page refreshes once it is there.
+        servicesLoading = carrierServicesCache.get(shop, environment, country, () => client.carrierServices(country)).then(
+          () => true,
+          () => false,
+        );
+        return undefined;
       } catch (error) {
         serviceUnavailable = error instanceof LabelServiceUnavailableError;
         return undefined;
@@ -121,6 +134,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     services,
     serviceUnavailable,
     nextLabelIndex: view.nextLabelIndex,
+    // Assigned in the lookup above (a callback, which TypeScript's narrowing does not follow).
+    servicesLoading: servicesLoading as Promise<boolean> | null,
   };
 }
 
@@ -242,6 +257,7 @@ export default function OrderLabel() {
   const errors = fieldErrors(problems, locale);
   const pushing = data.labels.some((label) => isPushing(label.fulfillmentStatus));
   usePendingRefresh(data.attempts.some((attempt) => !needsReview(attempt.status)) || pushing, busy);
+  useRefreshWhenReady(data.servicesLoading);
   const [carrierName, serviceName] = carrierKey.split("|");
   const serviceOptions = data.services.map((service) => ({
     label: service.label,
@@ -548,6 +564,7 @@ export default function OrderLabel() {
                     onChange={setCarrierKey}
                     error={errors.service}
                   />
+                  {data.servicesLoading ? <LoadingLine text={t("real.services.loading")} /> : null}
                 </SectionCard>
                 <CustomsSection
                   cn23={request.cn23_data}
@@ -565,15 +582,15 @@ export default function OrderLabel() {
                       {t(data.environment === "production" ? "order.charged" : "order.free")}
                     </Text>
                     <InlineStack>
-                      <Button
-                        submit
-                        variant="primary"
+                      <PurchaseButton
+                        charged={data.environment === "production"}
+                        orderName={data.orderName}
                         tone={hasLabel ? "critical" : undefined}
                         disabled={busy || !data.labelView.canPurchase || data.serviceUnavailable}
                         loading={busy}
                       >
                         {t(hasLabel ? "order.createAdditional" : "order.create")}
-                      </Button>
+                      </PurchaseButton>
                     </InlineStack>
                   </BlockStack>
                 </Box>

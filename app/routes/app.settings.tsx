@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
-import { useContext, useState } from "react";
+import { useContext, useEffect, useState } from "react";
 import { requireAdmin } from "../auth.server";
 import { config } from "../config.server";
 import db from "../db.server";
@@ -10,7 +10,6 @@ import { LocaleContext, useT } from "../i18n/translate";
 import { accountSummaries } from "../labels/accounts.server";
 import { LABEL_ENVIRONMENTS, type LabelEnvironment } from "../labels/environments";
 import { testLabelServiceConnection } from "../labels/gateway.server";
-import type { LabelServiceClient } from "../label-service";
 import { appSecretBox } from "../security/app-secret-box.server";
 import { getEnvironment } from "../settings/environment.server";
 import { handleSettingsAction } from "../settings/settings-actions.server";
@@ -22,6 +21,9 @@ import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToField
 import { fetchShopAddress } from "../shopify/operations/shop-address";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { TestLabelsCard } from "../components/TestLabelsCard";
+import { zoneServices } from "../settings/zone-services.server";
+import { useResolved } from "../components/loading";
+import { useAppBridgeUi } from "../components/settings/app-bridge";
 import { testLabelsAction, testLabelsState } from "../settings/test-labels.server";
 import { formatDateTime } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";
@@ -35,29 +37,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     testLabelsState({ db, admin }, shop),
   ]);
   const settings = shipping.configured ? shipping.settings : senderFromShop(shipping.settings, await fetchShopAddress(admin));
-  // Services offered per zone, from the label service's lookup (a representative destination per zone).
-  const services: Record<"domestic" | "eu" | "world", ServiceOption[]> = { domestic: [], eu: [], world: [] };
-  let client: LabelServiceClient | undefined;
-  try {
-    client = await labelServiceClientFor(shop, environment.environment);
-  } catch {
-    client = undefined;
-  }
-  if (client) {
-    const destinations = { domestic: settings.sender.countryCode, eu: settings.sender.countryCode === "DE" ? "FR" : "DE", world: "US" } as const;
-    await Promise.all(
-      (Object.keys(destinations) as (keyof typeof destinations)[]).map(async (zone) => {
-        try {
-          services[zone] = (await client.carrierServices(destinations[zone])).map((service) => ({
-            label: `${service.carrier ?? ""} · ${service.label ?? service.name}`,
-            value: `${service.carrier ?? ""}|${service.name}`,
-          }));
-        } catch {
-          services[zone] = [];
-        }
-      }),
-    );
-  }
+  // Services offered per zone, from the label service's lookup (a representative destination per zone): cached, and
+  // not awaited here, so the page never waits on the label service (decision 0174); the form fills them in.
+  const services = zoneServices(shop, environment.environment, settings.sender.countryCode);
   return {
     accounts,
     environment: {
@@ -110,6 +92,8 @@ export async function action({ request }: ActionFunctionArgs) {
     form,
   );
 }
+
+const NO_SERVICES: Record<"domestic" | "eu" | "world", ServiceOption[]> = { domestic: [], eu: [], world: [] };
 
 function AccountCard({ environment }: { environment: LabelEnvironment }) {
   const t = useT();
@@ -237,10 +221,19 @@ export default function Settings() {
   const data = useLoaderData<typeof loader>();
   const raw: Record<string, string> | undefined = result?.values;
   const values = raw ? { ...raw, message: locale === "fr" ? (raw.messageFr ?? raw.message ?? "") : (raw.message ?? "") } : undefined;
+  const services = useResolved(data.services);
+  // Inside the admin a success is an App Bridge toast; without App Bridge (the demo) it stays a banner.
+  const ui = useAppBridgeUi();
+  const toasted = Boolean(ui && result?.ok && "messageKey" in result && result.messageKey);
+  useEffect(() => {
+    if (ui && result?.ok && "messageKey" in result && result.messageKey) ui.toast.show(t(result.messageKey, values));
+    // Once per action result.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [result, ui]);
   return (
     <Page title={t("settings.title")}>
       <Layout>
-        {result && "messageKey" in result && result.messageKey ? (
+        {result && "messageKey" in result && result.messageKey && !toasted ? (
           <Layout.Section>
             <Banner tone={result.ok ? "success" : "critical"}>{t(result.messageKey, values)}</Banner>
           </Layout.Section>
@@ -256,7 +249,8 @@ export default function Settings() {
               fields={data.shippingFields}
               configured={data.shippingConfigured}
               fieldErrors={result && "intent" in result && result.intent === "saveShipping" && !result.ok ? (result.fieldErrors as Record<string, FieldError>) : undefined}
-              services={data.services}
+              services={services ?? NO_SERVICES}
+              servicesLoading={services === undefined}
               maxBoxes={data.maxBoxes}
             />
           </BlockStack>

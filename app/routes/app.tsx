@@ -8,6 +8,7 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { AppProvider as PolarisProvider, Badge, Box, InlineStack } from "@shopify/polaris";
 import { AppErrorPage } from "../components/AppErrorPage";
+import { useShopifyLoadingBar } from "../components/loading";
 import type { loader as rootLoader } from "../root";
 import { requireAdmin } from "../auth.server";
 import { config } from "../config.server";
@@ -30,12 +31,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
+/** Inside AppProvider: the admin's loading bar follows the app's navigations (no-op without App Bridge). */
+function LoadingBar() {
+  useShopifyLoadingBar();
+  return null;
+}
+
 export default function AppLayout() {
   const { apiKey, locale, demo, environment } = useLoaderData<typeof loader>();
   const t = translator(locale);
   return (
     <AppProvider isEmbeddedApp={!demo} apiKey={apiKey} i18n={locale === "fr" ? polarisFr : polarisEn}>
       <LocaleContext.Provider value={locale}>
+        <LoadingBar />
         {demo ? null : (
           <NavMenu>
             <Link to="/app" rel="home">

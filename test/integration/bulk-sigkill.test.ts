@@ -14,7 +14,7 @@ import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createPrismaClient } from "../../app/db.server";
 import { createEmbeddedQueue } from "../../app/jobs/embedded-queue.server";
 import { createLabelServiceClient } from "../../app/label-service";
-import { runDueReconciliations } from "../../app/labels/reconciler.server";
+import { runDueReconciliations } from "../../app/labels/reconcile.server";
 import { DEFAULT_RECONCILE_TIMINGS } from "../../app/config.server";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { withShopifyBudget } from "../../app/shopify/admin-client";

@@ -197,10 +197,13 @@ describe("settings route", () => {
   it("offers carrier services per zone from the sandbox once an account is saved", async () => {
     await saveSandboxAccount();
     const data = (await get(routes.settings, "/app/settings")) as {
-      services: Record<"domestic" | "eu" | "world", { value: string }[]>;
+      services: Promise<Record<"domestic" | "eu" | "world", { value: string }[]>>;
     };
-    expect(data.services.domestic.length).toBeGreaterThan(0);
-    expect(data.services.world.length).toBeGreaterThan(0);
+    // Not awaited by the loader (decision 0174): the page streams them.
+    expect(data.services).toBeInstanceOf(Promise);
+    const services = await data.services;
+    expect(services.domestic.length).toBeGreaterThan(0);
+    expect(services.world.length).toBeGreaterThan(0);
   });
 });
 
@@ -246,7 +249,7 @@ describe("orders to ship route", () => {
 describe("order label route", () => {
   it("loads the Swiss order's draft with CN23 lines and the sandbox's services for Switzerland", async () => {
     await saveSandboxAccount();
-    const data = (await get(routes.order, orderPath, orderParams)) as {
+    type OrderPage = {
       orderName: string;
       request: {
         recipient: { country: string };
@@ -254,7 +257,17 @@ describe("order label route", () => {
       } | null;
       problems: unknown[];
       services: unknown[];
+      servicesLoading: Promise<boolean> | null;
     };
+    // A cold cache: the loader answers without waiting for the label service, then the lookup fills the cache
+    // and the page's one refresh has the services (decision 0174).
+    (await import("../../app/labels/carrier-services-cache.server")).carrierServicesCache.clear();
+    const cold = (await get(routes.order, orderPath, orderParams)) as OrderPage;
+    expect(cold.services).toEqual([]);
+    expect(cold.servicesLoading).toBeInstanceOf(Promise);
+    expect(await cold.servicesLoading).toBe(true);
+    const data = (await get(routes.order, orderPath, orderParams)) as OrderPage;
+    expect(data.servicesLoading).toBeNull();
     expect(data.orderName).toBe("#1035");
     expect(data.request?.recipient.country).toBe("CH");
     expect(data.request?.cn23_data?.products).toMatchObject([{ country_code: "IN", quantity: 10 }]);
@@ -633,6 +646,9 @@ describe("order page wording", () => {
   it("names the service as the lookup does, shows the file format by name, and says CN23 is not required at home", async () => {
     await saveSandboxAccount();
     await post(routes.order, `/app/orders/${frenchOrder}`, { intent: "create" }, { id: frenchOrder });
+    // The services' names come once the lookup is cached (the page's own refresh; decision 0174).
+    const first = (await get(routes.order, `/app/orders/${frenchOrder}`, { id: frenchOrder })) as { servicesLoading: Promise<boolean> | null };
+    await first.servicesLoading;
     const data = (await get(routes.order, `/app/orders/${frenchOrder}`, { id: frenchOrder })) as {
       customsRequired: boolean;
       labelFormat: string;
@@ -642,6 +658,7 @@ describe("order page wording", () => {
     const { translator } = await import("../../app/i18n/translate");
     expect(translator("fr")(`format.${data.labelFormat}` as "format.PDF_A4_300dpi")).toBe("PDF, feuille A4 (imprimante de bureau)");
     expect(data.labels[0]!.carrier).toBe("Colissimo Domicile sans signature");
+    await ((await get(routes.order, orderPath, orderParams)) as { servicesLoading: Promise<boolean> | null }).servicesLoading;
     const swiss = (await get(routes.order, orderPath, orderParams)) as { customsRequired: boolean; proposedService: string };
     expect(swiss.customsRequired).toBe(true);
     expect(swiss.proposedService).not.toMatch(/^Dhl /);

@@ -32,7 +32,7 @@ export function CustomsSection({
   const shown = open || hasError;
   const lines = cn23 ? (
     <BlockStack gap="200">
-      <InlineGrid columns={2} gap="200">
+      <InlineGrid columns={{ xs: 1, sm: 2 }} gap="200">
         <Select
           name="cn23.category"
           label={t("settings.shipping.category")}
@@ -52,7 +52,7 @@ export function CustomsSection({
       {cn23.products.map((product, index) => {
         const field = (name: string) => `cn23.products.${index}.${name}`;
         return (
-          <InlineGrid key={index} columns={5} gap="200">
+          <InlineGrid key={index} columns={{ xs: 1, sm: 2, md: 5 }} gap="200">
             <EditableField name={field("description")} label={`${t("order.cn23.item")} (×${product.quantity})`} value={value(field("description"), product.description)} onChange={onChange} error={errors[field("description")]} />
             <EditableField name={field("unit_price")} label={`${t("order.cn23.unitPrice")} ${product.currency_code}`} value={value(field("unit_price"), product.unit_price)} onChange={onChange} error={errors[field("unit_price")]} />
             <EditableField name={field("weight")} label={t("order.cn23.weight")} value={value(field("weight"), product.weight)} onChange={onChange} error={errors[field("weight")]} />
