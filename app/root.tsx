@@ -1,14 +1,35 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { localeFromRequest } from "./i18n/locale";
-import { translator } from "./i18n/translate";
+import { LocaleContext, MessagesContext, translatorFor } from "./i18n/translate";
+import { messagesFor } from "./i18n/translate.server";
 
+/** The merchant's language and its dictionary only: the page's bundle carries no messages (decision 0182). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { locale: localeFromRequest(request) };
+  const locale = localeFromRequest(request);
+  return { locale, messages: messagesFor(locale) };
 }
 
+/** The dictionary is sent again only when Shopify opens the app in another language (`?locale=`). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl }) =>
+  currentUrl.searchParams.get("locale") !== nextUrl.searchParams.get("locale");
+
+/** When even the root loader failed: the last resort's three sentences in both languages. */
+const LAST_RESORT = {
+  en: {
+    "error.failed.title": "Something went wrong",
+    "error.failed.body": "This page could not be shown. Reload it; if it happens again, contact support with the address of this page.",
+    "error.back": "Back to the orders to ship",
+  },
+  fr: {
+    "error.failed.title": "Un problème est survenu",
+    "error.failed.body": "Cette page n'a pas pu s'afficher. Rechargez-la ; si cela se reproduit, contactez le support avec l'adresse de cette page.",
+    "error.back": "Retour aux commandes à expédier",
+  },
+} as const;
+
 export default function App() {
-  const { locale } = useLoaderData<typeof loader>();
+  const { locale, messages } = useLoaderData<typeof loader>();
   return (
     <html lang={locale}>
       <head>
@@ -20,7 +41,11 @@ export default function App() {
         <Links />
       </head>
       <body>
-        <Outlet />
+        <MessagesContext.Provider value={messages}>
+          <LocaleContext.Provider value={locale}>
+            <Outlet />
+          </LocaleContext.Provider>
+        </MessagesContext.Provider>
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -30,8 +55,9 @@ export default function App() {
 
 /** The last resort (the app's own boundaries did not render): a translated sentence, never the error's text. */
 export function ErrorBoundary() {
-  const locale = useRouteLoaderData<typeof loader>("root")?.locale ?? "en";
-  const t = translator(locale);
+  const root = useRouteLoaderData<typeof loader>("root");
+  const locale = root?.locale ?? (typeof navigator !== "undefined" && navigator.language.startsWith("fr") ? "fr" : "en");
+  const t = translatorFor(root?.messages ?? LAST_RESORT[locale]);
   return (
     <html lang={locale}>
       <head>

@@ -7,7 +7,8 @@ import enPolaris from "@shopify/polaris/locales/en.json";
 import { renderToString } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { describe, expect, it } from "vitest";
-import { LocaleContext } from "../i18n/translate";
+import { LocaleContext, MessagesContext } from "../i18n/translate";
+import { messagesFor } from "../i18n/translate.server";
 import { parseShippingSettingsFields, settingsToFields } from "../settings/shipping-settings-form";
 import { defaultShippingSettings } from "../shipping/settings";
 import { ShippingSettingsCard } from "./ShippingSettingsCard";
@@ -18,9 +19,11 @@ function render(locale: "en" | "fr", changes: Record<string, string>): string {
   if (parsed.ok) throw new Error("expected the save to be refused");
   const page = (
     <AppProvider i18n={enPolaris}>
+      <MessagesContext.Provider value={messagesFor(locale)}>
       <LocaleContext.Provider value={locale}>
         <ShippingSettingsCard fields={fields} configured fieldErrors={parsed.fieldErrors} services={{ domestic: [], eu: [], world: [] }} maxBoxes={2} />
       </LocaleContext.Provider>
+      </MessagesContext.Provider>
     </AppProvider>
   );
   const router = createMemoryRouter([{ path: "/", element: page }]);

@@ -3,7 +3,7 @@ import { Banner, BlockStack, Button, Card, Checkbox, FormLayout, InlineGrid, Sel
 import { useCallback, useContext, useEffect, useRef, useState } from "react";
 import type { MessageKey } from "../i18n/messages";
 import { LocaleContext, useT } from "../i18n/translate";
-import { LABEL_FORMATS } from "../label-service/contract";
+import { LABEL_FORMATS } from "../label-service/label-formats";
 import { describeFieldError, type FieldError } from "../settings/field-errors";
 import { LoadingLine } from "./loading";
 import { useAppBridgeUi } from "./settings/app-bridge";

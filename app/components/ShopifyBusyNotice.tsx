@@ -9,12 +9,12 @@ import polarisEn from "@shopify/polaris/locales/en.json";
 import polarisFr from "@shopify/polaris/locales/fr.json";
 import { useEffect, useState } from "react";
 import { normaliseLocale } from "../i18n/locale";
-import { translator } from "../i18n/translate";
+import { useT } from "../i18n/translate";
 
 export function ShopifyBusyNotice({ retryAfterSeconds }: { retryAfterSeconds: number }) {
   const root = useRouteLoaderData<{ locale?: string }>("root");
   const locale = normaliseLocale(root?.locale) ?? "en";
-  const t = translator(locale);
+  const t = useT();
   const revalidator = useRevalidator();
   const [seconds, setSeconds] = useState(retryAfterSeconds);
   useEffect(() => setSeconds(retryAfterSeconds), [retryAfterSeconds]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { localeFromRequest } from "./locale";
 import { en, fr } from "./messages";
-import { translator } from "./translate";
+import { translator } from "./translate.server";
 
 describe("messages", () => {
   it("has a French string for every English key, and no extra", () => {

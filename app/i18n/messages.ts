@@ -300,6 +300,7 @@ export const en = {
 } as const;
 
 export type MessageKey = keyof typeof en;
+export type Messages = Record<MessageKey, string>;
 
 export const fr: Record<MessageKey, string> = {
   "app.name": "Etiquette",

@@ -8,16 +8,10 @@
  */
 import { z } from "zod";
 
-/** Label file formats. Inferred from La Poste Colissimo's printing types (see NOTES); PDF A4 is the documented one. */
-export const LABEL_FORMATS = [
-  "PDF_A4_300dpi",
-  "PDF_10x15_300dpi",
-  "ZPL_10x15_203dpi",
-  "ZPL_10x15_300dpi",
-  "DPL_10x15_203dpi",
-  "DPL_10x15_300dpi",
-] as const;
-export type LabelFormat = (typeof LABEL_FORMATS)[number];
+import { LABEL_FORMATS } from "./label-formats";
+
+// The formats live in their own module so that a page's bundle (the settings form) can list them without zod.
+export { LABEL_FORMATS, type LabelFormat } from "./label-formats";
 
 /** CN23 categories, postal codes: 1 gift, 2 commercial sample, 3 sale of goods, 4 documents, 5 other, 6 returned goods. */
 export const CN23_CATEGORIES = ["1", "2", "3", "4", "5", "6"] as const;

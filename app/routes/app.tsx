@@ -15,7 +15,7 @@ import { config } from "../config.server";
 import db from "../db.server";
 import { getEnvironment } from "../settings/environment.server";
 import { localeCookieHeader, localeFromRequest } from "../i18n/locale";
-import { LocaleContext, translator } from "../i18n/translate";
+import { LocaleContext, useT } from "../i18n/translate";
 import { shopifyBusyFromRouteError } from "../shopify/busy";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
@@ -39,7 +39,7 @@ function LoadingBar() {
 
 export default function AppLayout() {
   const { apiKey, locale, demo, environment } = useLoaderData<typeof loader>();
-  const t = translator(locale);
+  const t = useT();
   return (
     <AppProvider isEmbeddedApp={!demo} apiKey={apiKey} i18n={locale === "fr" ? polarisFr : polarisEn}>
       <LocaleContext.Provider value={locale}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultShippingSettings } from "../shipping/settings";
-import { translator } from "../i18n/translate";
+import { translator } from "../i18n/translate.server";
 import { describeFieldError } from "./field-errors";
 import { parseShippingSettingsFields, senderFromShop, settingsToFields } from "./shipping-settings-form";
 

@@ -236,11 +236,11 @@ describe("pacing by the shop's budget", () => {
 
   it("keeps each shop's bucket apart", async () => {
     const budget = new InProcessShopifyBudget(() => 0, { maximumAvailable: 50, currentlyAvailable: 50, restoreRate: 10 });
-    expect(await budget.reserve("a.myshopify.com", 40, 0)).toEqual({ granted: true, waitMs: 0 });
-    expect(await budget.reserve("a.myshopify.com", 40, 10_000)).toEqual({ granted: true, waitMs: 3000 });
-    expect(await budget.reserve("b.myshopify.com", 40, 0)).toEqual({ granted: true, waitMs: 0 });
+    expect(await budget.reserve("a.myshopify.com", 40, 0)).toMatchObject({ granted: true, waitMs: 0 });
+    expect(await budget.reserve("a.myshopify.com", 40, 10_000)).toMatchObject({ granted: true, waitMs: 3000 });
+    expect(await budget.reserve("b.myshopify.com", 40, 0)).toMatchObject({ granted: true, waitMs: 0 });
     // Past the bound: nothing taken, and the answer says how long it would have been.
-    expect(await budget.reserve("a.myshopify.com", 40, 1000)).toEqual({ granted: false, waitMs: 7000 });
+    expect(await budget.reserve("a.myshopify.com", 40, 1000)).toMatchObject({ granted: false, waitMs: 7000 });
     // The answer to the first call arrives (it spent 5 of its 40): 45 left at Shopify, less the 40 the second holds.
     await budget.settle("a.myshopify.com", 40, { maximumAvailable: 50, currentlyAvailable: 45, restoreRate: 10 }, 5);
     expect(budget.expectedAvailable("a.myshopify.com")).toBe(5);

@@ -211,18 +211,20 @@ export async function runAdmin<Schema extends z.ZodType>(
   let transportRetries = 0;
   for (let attempt = 1; ; attempt += 1) {
     let reserved = 0;
+    let ticket: number | undefined;
     if (shop) {
       const estimate = requestedCosts.get(key) ?? (mutation ? MUTATION_COST : UNKNOWN_QUERY_COST);
       const reservation = await budget.reserve(shop, estimate, Math.max(0, deadline - clock.now()));
       if (!reservation.granted) throw new ShopifyBusyError(operationName, Math.max(1000, reservation.waitMs));
       reserved = estimate;
+      ticket = reservation.ticket;
       if (reservation.waitMs > 0) await clock.sleep(reservation.waitMs);
     }
     let sent: Sent;
     try {
       sent = await send(admin, operationName, document, variables);
     } catch (error) {
-      if (shop) await budget.settle(shop, reserved, undefined);
+      if (shop) await budget.settle(shop, reserved, undefined, undefined, ticket);
       // A read that got no answer at all (a connection reset under load) is sent once more; a mutation never is.
       if (error instanceof AdminTransportError && !mutation && transportRetries < 1) {
         transportRetries += 1;
@@ -233,7 +235,7 @@ export async function runAdmin<Schema extends z.ZodType>(
     const requested = sent.cost?.requestedQueryCost;
     if (typeof requested === "number" && requested > 0) requestedCosts.set(key, requested);
     const spent = sent.throttled ? 0 : (sent.cost?.actualQueryCost ?? undefined);
-    if (shop) await budget.settle(shop, reserved, sent.cost?.throttleStatus, spent);
+    if (shop) await budget.settle(shop, reserved, sent.cost?.throttleStatus, spent, ticket);
 
     if (!sent.throttled) {
       const parsed = dataSchema.safeParse(sent.data);

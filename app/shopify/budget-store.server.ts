@@ -21,7 +21,7 @@ export type DatabaseBudgetConfig = {
   pendingGraceMs?: number;
 };
 
-type Row = { available: number | string; restoreRate: number | string };
+type Row = { available: number | string; restoreRate: number | string; settles?: number | string | bigint };
 
 export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): ShopifyBudget & { expectedAvailable(shop: string): Promise<number> } {
   const db = sqlRunner(config.db, config.dialect);
@@ -32,10 +32,13 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Shopi
   const greatest = rawSql(config.dialect === "postgresql" ? "GREATEST" : "MAX");
   const double = rawSql("DOUBLE PRECISION");
 
-  /** The row's points restored up to `at` (never above the bucket, never back in time). */
-  const restored = (at: number) =>
-    sql`${least}("ShopifyBucket"."maximum", "ShopifyBucket"."available" + CAST(${greatest}(0, ${BigInt(at)} - "ShopifyBucket"."atMs") AS ${double}) * "ShopifyBucket"."restoreRate" / 1000.0)`;
   const livePending = (at: number) => sql`(CASE WHEN "ShopifyBucket"."pendingUntilMs" < ${BigInt(at)} THEN 0 ELSE "ShopifyBucket"."pending" END)`;
+  /**
+   * The row's points restored up to `at`, never back in time, and never above the bucket less what calls in flight
+   * still hold: Shopify's bucket stops filling at its maximum *before* those calls arrive and are charged.
+   */
+  const restored = (at: number) =>
+    sql`${least}("ShopifyBucket"."maximum" - ${livePending(at)}, "ShopifyBucket"."available" + CAST(${greatest}(0, ${BigInt(at)} - "ShopifyBucket"."atMs") AS ${double}) * "ShopifyBucket"."restoreRate" / 1000.0)`;
 
   const waitFor = (available: number, restoreRate: number) => (available >= 0 ? 0 : Math.ceil((-available / restoreRate) * 1000));
 
@@ -60,28 +63,31 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Shopi
           "pendingUntilMs" = ${greatest}("ShopifyBucket"."pendingUntilMs", ${holdUntil}),
           "atMs" = ${greatest}("ShopifyBucket"."atMs", ${BigInt(at)})
         WHERE (${cost} - ${restored(at)}) * 1000.0 <= ${Math.max(0, maxWaitMs)} * "ShopifyBucket"."restoreRate"
-        RETURNING "available", "restoreRate"`);
+        RETURNING "available", "restoreRate", "settles"`);
       const row = rows[0];
-      if (row) return { granted: true, waitMs: waitFor(Number(row.available), Number(row.restoreRate)) };
+      if (row) return { granted: true, waitMs: waitFor(Number(row.available), Number(row.restoreRate)), ticket: Number(row.settles ?? 0) };
       const current = await db.query<Row>(sql`SELECT ${restored(at)} AS "available", "restoreRate" FROM "ShopifyBucket" WHERE "shop" = ${shop}`);
       const available = Number(current[0]?.available ?? 0);
       return { granted: false, waitMs: waitFor(available - cost, Number(current[0]?.restoreRate ?? assumed.restoreRate)) };
     },
 
-    async settle(shop: string, reserved: number, status: ThrottleStatus | undefined, spent?: number): Promise<void> {
+    async settle(shop: string, reserved: number, status: ThrottleStatus | undefined, spent?: number, ticket?: number): Promise<void> {
       const at = now();
       const refund = refundOf(reserved, spent);
       const pendingAfter = sql`${greatest}(0, ${livePending(at)} - ${reserved})`;
-      const expected = sql`${least}("ShopifyBucket"."maximum", ${restored(at)} + ${refund})`;
+      const expected = sql`${least}("ShopifyBucket"."maximum" - ${pendingAfter}, ${restored(at)} + ${refund})`;
       if (!status) {
-        await db.execute(sql`UPDATE "ShopifyBucket" SET "available" = ${expected}, "pending" = ${pendingAfter},
+        await db.execute(sql`UPDATE "ShopifyBucket" SET "available" = ${expected}, "pending" = ${pendingAfter}, "settles" = "ShopifyBucket"."settles" + 1,
             "atMs" = ${greatest}("ShopifyBucket"."atMs", ${BigInt(at)})
           WHERE "shop" = ${shop}`);
         return;
       }
       const reported = sql`(${status.currentlyAvailable} - ${pendingAfter})`;
+      // Upwards only when nothing else is in flight and no other answer came in since this call's reservation.
+      const fresh = ticket === undefined ? sql`1 = 1` : sql`"ShopifyBucket"."settles" = ${ticket}`;
       await db.execute(sql`UPDATE "ShopifyBucket" SET
-          "available" = CASE WHEN ${pendingAfter} = 0 THEN ${reported} ELSE ${least}(${expected}, ${reported}) END,
+          "available" = CASE WHEN ${pendingAfter} = 0 AND ${fresh} THEN ${reported} ELSE ${least}(${expected}, ${reported}) END,
+          "settles" = "ShopifyBucket"."settles" + 1,
           "pending" = ${pendingAfter},
           "maximum" = ${status.maximumAvailable},
           "restoreRate" = ${status.restoreRate},

@@ -18,6 +18,12 @@ export interface ThrottleStatus {
 export interface Reservation {
   granted: boolean;
   waitMs: number;
+  /**
+   * How many answers the shop's budget had settled when this reservation was taken. Passed back to `settle`: an
+   * answer may set the expectation *upwards* only when no other answer came in meanwhile (a later call's answer may
+   * already include charges this one's status does not).
+   */
+  ticket?: number;
 }
 
 export interface ShopifyBudget {
@@ -33,7 +39,7 @@ export interface ShopifyBudget {
    * is given back. Shopify's status then corrects the expectation downwards (it is the truth, less what other calls
    * still in flight have reserved), and sets it outright when no other call is in flight.
    */
-  settle(shop: string, reserved: number, status: ThrottleStatus | undefined, spent?: number): Promise<void>;
+  settle(shop: string, reserved: number, status: ThrottleStatus | undefined, spent?: number, ticket?: number): Promise<void>;
 }
 
 /** What a shop is assumed to have before its first answer: Shopify's smallest bucket (Standard and Basic plans). */
@@ -52,6 +58,8 @@ interface ShopBucket {
   at: number;
   /** Points reserved by calls whose answer has not arrived yet. */
   pending: number;
+  /** Answers settled so far. */
+  settles: number;
 }
 
 export class InProcessShopifyBudget implements ShopifyBudget {
@@ -66,11 +74,12 @@ export class InProcessShopifyBudget implements ShopifyBudget {
     const at = this.now();
     let bucket = this.shops.get(shop);
     if (!bucket) {
-      bucket = { maximum: this.assumed.maximumAvailable, restoreRate: this.assumed.restoreRate, available: this.assumed.currentlyAvailable, at, pending: 0 };
+      bucket = { maximum: this.assumed.maximumAvailable, restoreRate: this.assumed.restoreRate, available: this.assumed.currentlyAvailable, at, pending: 0, settles: 0 };
       this.shops.set(shop, bucket);
     }
     const elapsedSeconds = Math.max(0, at - bucket.at) / 1000;
-    bucket.available = Math.min(bucket.maximum, bucket.available + elapsedSeconds * bucket.restoreRate);
+    // Never above the bucket less what calls in flight hold: Shopify's stops filling before they arrive and pay.
+    bucket.available = Math.min(bucket.maximum - bucket.pending, bucket.available + elapsedSeconds * bucket.restoreRate);
     bucket.at = at;
     return bucket;
   }
@@ -81,18 +90,20 @@ export class InProcessShopifyBudget implements ShopifyBudget {
     if (waitMs > maxWaitMs) return { granted: false, waitMs };
     bucket.available -= cost;
     bucket.pending += cost;
-    return { granted: true, waitMs };
+    return { granted: true, waitMs, ticket: bucket.settles };
   }
 
-  async settle(shop: string, reserved: number, status: ThrottleStatus | undefined, spent?: number): Promise<void> {
+  async settle(shop: string, reserved: number, status: ThrottleStatus | undefined, spent?: number, ticket?: number): Promise<void> {
     const bucket = this.bucket(shop);
+    const fresh = ticket === undefined || ticket === bucket.settles;
+    bucket.settles += 1;
     bucket.pending = Math.max(0, bucket.pending - reserved);
-    bucket.available = Math.min(bucket.maximum, bucket.available + refundOf(reserved, spent));
+    bucket.available = Math.min(bucket.maximum - bucket.pending, bucket.available + refundOf(reserved, spent));
     if (!status) return;
     bucket.maximum = status.maximumAvailable;
     bucket.restoreRate = status.restoreRate;
     const reported = status.currentlyAvailable - bucket.pending;
-    bucket.available = bucket.pending === 0 ? reported : Math.min(bucket.available, reported);
+    bucket.available = bucket.pending === 0 && fresh ? reported : Math.min(bucket.available, reported);
   }
 
   /** For tests and the bench: the shop's expected points now. */

@@ -97,7 +97,16 @@ describe("the app's Admin operations against the emulator", () => {
       expect(cost, `${label}: requested cost ${cost}`).toBeLessThanOrEqual(MAX_SINGLE_QUERY_COST);
     });
 
-    if (/^\s*(#graphql\s*)?query\b/.test(op.document)) {
+    if (/^\s*(#graphql\s*)?query\s+\w+Bulk\b/.test(op.document)) {
+      // A bulk query template (no page sizes, "__SEARCH__" for the ids): run as a bulk operation, over every object.
+      it(`${label} runs as a bulk operation without errors`, async () => {
+        const query = op.document.replace(/^\s*#graphql\s*/, "").replace('"__SEARCH__"', '""');
+        const run = "mutation($q: String!) { bulkOperationRunQuery(query: $q, groupObjects: false) { bulkOperation { id } userErrors { message } } }";
+        const { body } = await t.post(run, { q: query });
+        expect(body.errors).toBeUndefined();
+        expect(body.data?.bulkOperationRunQuery.userErrors).toEqual([]);
+      });
+    } else if (/^\s*(#graphql\s*)?query\b/.test(op.document)) {
       it(`${label} runs without errors (every field it uses is emulated)`, async () => {
         const document = parse(op.document);
         const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;

@@ -17,6 +17,7 @@ import {
   type GraphQLFieldResolver,
   type ValidationRule,
 } from "graphql";
+import { freeExecutor, type BulkOperations } from "./bulk";
 import { MAX_SINGLE_QUERY_COST, operationCost, type CostBucket } from "./cost";
 import { notEmulated } from "./errors";
 import { mutationRoot } from "./mutations";
@@ -55,6 +56,7 @@ export interface GraphqlRequest {
 export interface ShopRuntime {
   state: ShopState;
   bucket: CostBucket;
+  bulk?: BulkOperations;
 }
 
 type JsonError = { message: string; locations?: unknown; path?: unknown; extensions?: Record<string, unknown> };
@@ -103,6 +105,20 @@ function rejectedBeforePricing(bucket: CostBucket, errors: JsonError[]): Graphql
   return {
     status: 200,
     body: { errors, extensions: { cost: { requestedQueryCost: 0, actualQueryCost: null, throttleStatus: bucket.status() } } },
+  };
+}
+
+/** What a request's resolvers may do with the shop's bulk operations; a bulk query runs free of charge. */
+function bulkAccess(runtime: ShopRuntime, now: () => number, changed: () => void): EmulatorContext["bulk"] {
+  const bulk = runtime.bulk;
+  if (!bulk) return undefined;
+  return {
+    run(query) {
+      const context: EmulatorContext = { shop: runtime.state, now, changed, searchWarnings: [] };
+      return bulk.runQuery(query, freeExecutor(queryRoot(context), context, strictResolver as GraphQLFieldResolver<unknown, unknown>));
+    },
+    byId: (id) => bulk.byId(id),
+    current: () => bulk.current(),
   };
 }
 
@@ -164,7 +180,7 @@ export function runGraphql(runtime: ShopRuntime, request: GraphqlRequest, now: (
     };
   }
 
-  const context: EmulatorContext = { shop: runtime.state, now, changed, searchWarnings: [] };
+  const context: EmulatorContext = { shop: runtime.state, now, changed, searchWarnings: [], bulk: bulkAccess(runtime, now, changed) };
   const rootValue = operation.operation === "mutation" ? mutationRoot(context) : queryRoot(context);
   const result = execute({
     schema,

@@ -4,6 +4,7 @@
  * userErrors, never as GraphQL errors, as on Shopify. Every mutation checks all its input before changing
  * anything, so a failed call leaves the state untouched.
  */
+import { notEmulated } from "./errors";
 import {
   nextId,
   refreshFulfillmentOrderStatus,
@@ -427,6 +428,10 @@ export function mutationRoot(ctx: EmulatorContext): Record<string, unknown> {
     fulfillmentCancel: (args: Args) => fulfillmentCancel(ctx, args),
     metafieldsSet: (args: Args) => metafieldsSet(ctx, args),
     metafieldDefinitionCreate: (args: Args) => metafieldDefinitionCreate(ctx, args),
+    bulkOperationRunQuery: (args: Args) => {
+      if (!ctx.bulk) throw notEmulated("bulkOperationRunQuery without a server");
+      return ctx.bulk.run(String(args.query));
+    },
   };
 }
 

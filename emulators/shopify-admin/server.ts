@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { applyDeclaredDefinitions, DEFAULT_APP_CONFIG_FILE, loadAppConfig } from "./app-config";
 import { CostBucket, PLAN_BUCKETS, type BucketOptions, type PlanName } from "./cost";
+import { BulkOperations } from "./bulk";
 import { runGraphql, type ShopRuntime } from "./execute";
 import { API_VERSION, adminSchema } from "./schema";
 import { loadSeedFile, parseSeed, type ParsedSeed, type Seed } from "./seed";
@@ -33,6 +34,8 @@ export interface ShopifyEmulatorOptions {
   seed?: Seed | string;
   /** One bucket size and restore rate for every shop, whatever its plan (tests use tiny ones). */
   bucket?: BucketOptions;
+  /** How long a bulk operation runs before it is COMPLETED, on the emulator's clock (default 300 ms). */
+  bulkDurationMs?: number;
   /** The plan of shops whose seed names none (default standard). */
   plan?: PlanName;
   now?: () => number;
@@ -87,9 +90,11 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
 
   const declared = opts.appConfig === false ? [] : loadAppConfig(opts.appConfig ?? DEFAULT_APP_CONFIG_FILE);
   let runtimes: ShopRuntime[] = [];
+  let baseUrl = "";
   const install = (states: ShopState[]) => {
     for (const state of states) applyDeclaredDefinitions(state, declared, () => nextId(state, "definition"));
-    runtimes = states.map((state) => ({ state, bucket: new CostBucket(bucketOf(state.domain), now) }));
+    runtimes = states.map((state) => ({ state, bucket: new CostBucket(bucketOf(state.domain), now), bulk: new BulkOperations(now, opts.bulkDurationMs ?? 300) }));
+    for (const runtime of runtimes) if (runtime.bulk) runtime.bulk.baseUrl = baseUrl;
   };
   const persist = () => {
     if (!opts.dataFile) return;
@@ -190,6 +195,14 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
       return json(res, result.status, result.body, { "X-Shopify-API-Version": API_VERSION });
     }
 
+    const bulkFile = /^\/__bulk\/([0-9a-f]+)\.jsonl$/.exec(url.pathname);
+    if (bulkFile?.[1] && req.method === "GET") {
+      const text = runtimes.map((runtime) => runtime.bulk?.file(bulkFile[1]!)).find((found) => found !== undefined);
+      if (text === undefined) return json(res, 404, { errors: "Not Found" });
+      res.writeHead(200, { "Content-Type": "application/jsonl", "Content-Length": Buffer.byteLength(text) });
+      res.end(text);
+      return;
+    }
     if (url.pathname === "/__admin/health" && req.method === "GET") {
       return json(res, 200, {
         ok: true,
@@ -230,6 +243,8 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
   const address = server.address() as AddressInfo;
   const host = opts.host ?? "127.0.0.1";
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+  baseUrl = `http://${urlHost}:${address.port}`;
+  for (const runtime of runtimes) if (runtime.bulk) runtime.bulk.baseUrl = baseUrl;
   return {
     url: `http://${urlHost}:${address.port}`,
     port: address.port,

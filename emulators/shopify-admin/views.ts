@@ -33,6 +33,12 @@ export interface EmulatorContext {
   changed: () => void;
   /** Search warnings collected while resolving, reported in `extensions.search`. */
   searchWarnings: { path: string; query: string; warnings: { field: string; message: string; code: string }[] }[];
+  /** The shop's bulk operations (bulk.ts), when the server keeps them. */
+  bulk?: {
+    run(query: string): unknown;
+    byId(id: number): View | null;
+    current(): View | null;
+  };
 }
 
 type Args = Record<string, unknown>;
@@ -716,6 +722,8 @@ export function nodeById(ctx: EmulatorContext, id: unknown): View | null {
       return String(id) === shopGid(shop) ? shopView(ctx) : null;
     case "Location":
       return parsed.id === shop.info.location.id ? locationView(shop) : null;
+    case "BulkOperation":
+      return ctx.bulk?.byId(parsed.id) ?? null;
     default:
       throw notEmulated(`node(id) for type ${parsed.type}`);
   }
@@ -733,6 +741,8 @@ export function queryRoot(ctx: EmulatorContext): Record<string, unknown> {
     inventoryItem: (args: Args) => nodeOfType(ctx, args.id, "InventoryItem"),
     location: (args: Args) => (args.id == null ? locationView(shop) : nodeOfType(ctx, args.id, "Location")),
     node: (args: Args) => nodeById(ctx, args.id),
+    bulkOperation: (args: Args) => nodeOfType(ctx, args.id, "BulkOperation"),
+    currentBulkOperation: (args: Args) => (args.type === "MUTATION" ? null : (ctx.bulk?.current() ?? null)),
     nodes: (args: Args) => (args.ids as unknown[]).map((id) => nodeById(ctx, id)),
     orders: (args: Args, _ctx: EmulatorContext, info: GraphQLResolveInfo) => {
       rejectArguments(info, args, ["first", "last", "after", "before", "reverse", "query", "sortKey"]);
@@ -745,6 +755,22 @@ export function queryRoot(ctx: EmulatorContext): Record<string, unknown> {
       }
       const list = shop.orders.filter((order) => search.predicates.every((p) => p(order)));
       return connection(list, cArgs(args), (order) => ({ id: order.id, value: sortValue(order) }), (order) => orderView(ctx, order));
+    },
+    fulfillmentOrders: (args: Args, _ctx: EmulatorContext, info: GraphQLResolveInfo) => {
+      rejectArguments(info, args, ["first", "last", "after", "before", "reverse", "query", "includeClosed"]);
+      // Only `id:N` terms joined by OR are emulated (what a bulk read of known fulfillment orders sends).
+      let ids: Set<number> | null = null;
+      if (typeof args.query === "string" && args.query.trim() !== "") {
+        ids = new Set();
+        for (const term of args.query.trim().split(/\s+OR\s+/)) {
+          const match = /^id:(\d+)$/.exec(term.trim());
+          if (!match?.[1]) throw notEmulated(`fulfillmentOrders(query: ${JSON.stringify(args.query)}) beyond "id:N OR id:M"`);
+          ids.add(Number(match[1]));
+        }
+      }
+      const closed = new Set(["CLOSED", "CANCELLED"]);
+      const list = shop.fulfillmentOrders.filter((fo) => (ids ? ids.has(fo.id) : true) && (args.includeClosed === true || !closed.has(fo.status)));
+      return connection(list, cArgs(args), (fo) => ({ id: fo.id, value: fo.id }), (fo) => fulfillmentOrderView(ctx, fo));
     },
     ordersCount: (args: Args, _ctx: EmulatorContext, info: GraphQLResolveInfo) => {
       rejectArguments(info, args, ["query", "limit"]);

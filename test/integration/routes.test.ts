@@ -655,7 +655,7 @@ describe("order page wording", () => {
       labels: { carrier: string }[];
     };
     expect(data.customsRequired).toBe(false);
-    const { translator } = await import("../../app/i18n/translate");
+    const { translator } = await import("../../app/i18n/translate.server");
     expect(translator("fr")(`format.${data.labelFormat}` as "format.PDF_A4_300dpi")).toBe("PDF, feuille A4 (imprimante de bureau)");
     expect(data.labels[0]!.carrier).toBe("Colissimo Domicile sans signature");
     await ((await get(routes.order, orderPath, orderParams)) as { servicesLoading: Promise<boolean> | null }).servicesLoading;

@@ -138,7 +138,7 @@ describe("Shopify's budget stays short longer than a page may wait", () => {
     expect(en.tone).toBe("warning");
     expect(en.notice.key).toBe("shopify.busy.action");
     expect(Number(en.notice.values.seconds)).toBeGreaterThan(0);
-    const { translator } = await import("../../app/i18n/translate");
+    const { translator } = await import("../../app/i18n/translate.server");
     expect(translator("en")("shopify.busy.action", en.notice.values)).toMatch(/^Shopify is busy.*nothing was bought/);
     expect(translator("fr")("shopify.busy.action", en.notice.values)).toMatch(/^Shopify est occupé.*rien n'a été acheté/);
     const bought = (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number };

@@ -7,6 +7,7 @@ CREATE TABLE "ShopifyBucket" (
     "atMs" BIGINT NOT NULL,
     "pending" REAL NOT NULL DEFAULT 0,
     "pendingUntilMs" BIGINT NOT NULL DEFAULT 0,
-    "observedAtMs" BIGINT NOT NULL DEFAULT 0
+    "observedAtMs" BIGINT NOT NULL DEFAULT 0,
+    "settles" INTEGER NOT NULL DEFAULT 0
 );
 

@@ -8,6 +8,7 @@ CREATE TABLE "ShopifyBucket" (
     "pending" DOUBLE PRECISION NOT NULL DEFAULT 0,
     "pendingUntilMs" BIGINT NOT NULL DEFAULT 0,
     "observedAtMs" BIGINT NOT NULL DEFAULT 0,
+    "settles" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "ShopifyBucket_pkey" PRIMARY KEY ("shop")
 );
