@@ -14,7 +14,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import { requireApiAdmin, apiJson, type ApiAdmin } from "../http/api-auth.server";
 import { localeFromRequest, type Locale } from "../i18n/locale";
-import { translator } from "../i18n/translate";
+import { translator } from "../i18n/translate.server";
 import type { JobQueue } from "../jobs/types";
 import { labelContextFromAdmin } from "../labels/context.server";
 import type { LabelContext } from "../labels/label-order.server";

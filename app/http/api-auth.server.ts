@@ -7,7 +7,7 @@
 import type { ZodType } from "zod";
 import { config } from "../config.server";
 import { localeFromRequest, type Locale } from "../i18n/locale";
-import { translator } from "../i18n/translate";
+import { translator } from "../i18n/translate.server";
 import { DEMO_SHOP_DOMAIN } from "../demo/seed-demo-shop.server";
 import { staffUserIdOf } from "../settings/environment.server";
 import { isShopifyBusy, withShopifyBudget, type AdminGraphqlClient } from "../shopify/admin-client";

@@ -15,7 +15,6 @@ import { getEnvironment } from "../settings/environment.server";
 import { handleSettingsAction } from "../settings/settings-actions.server";
 import { ShippingSettingsCard, type ServiceOption } from "../components/ShippingSettingsCard";
 import type { FieldError } from "../settings/field-errors";
-import { labelServiceClientFor } from "../labels/gateway.server";
 import { loadShippingSettingsState, saveShippingSettingsForm } from "../settings/shipping-settings.server";
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
 import { fetchShopAddress } from "../shopify/operations/shop-address";
