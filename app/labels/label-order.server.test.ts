@@ -3,6 +3,7 @@
  * emulator, the real label-service client against the label sandbox (or a double scripting its answers), on SQLite.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { fulfilTestLabelsOn } from "../../test/helpers/dev-store";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { DEMO_SHIPPING_SETTINGS } from "../demo/seed-demo-shop.server";
@@ -32,6 +33,8 @@ beforeAll(async () => {
   [emulator, sandbox] = await Promise.all([startTestEmulator(), startLabelSandbox({ port: 0 })]);
   admin = await realAdminFor(emulator.emulator.url, db, DEMO_SHOP, DEMO_TOKEN);
   await saveShippingSettings(db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+  // The Shopify step is under test: test labels reach the (development) store (decision 0170).
+  await fulfilTestLabelsOn(db, DEMO_SHOP);
 });
 afterAll(async () => {
   await Promise.all([emulator.emulator.close(), sandbox.close()]);

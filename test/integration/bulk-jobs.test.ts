@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { fulfilTestLabelsOn } from "../helpers/dev-store";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { cancelBulkJob, createBulkJob, getBulkJob, listBulkJobs, retryFailedItems } from "../../app/bulk/bulk-jobs.server";
@@ -144,6 +145,8 @@ describe.each(ADAPTERS)("bulk jobs: $label", ({ setup }) => {
     const real = await realAdminFor(emulator.emulator.url, fx.db, DEMO_SHOP, DEMO_TOKEN);
     admin = withShopifyBudget(real, { shop: DEMO_SHOP, maxWaitMs: 30_000, budget: new InProcessShopifyBudget() });
     await saveShippingSettings(fx.db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+    // The Shopify step is under test: test labels reach the (development) store (decision 0170).
+    await fulfilTestLabelsOn(fx.db, DEMO_SHOP);
   }, 180_000);
   afterAll(async () => {
     await fx?.close();

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { fulfilTestLabelsOn } from "../helpers/dev-store";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { createBulkJob, getBulkJob } from "../../app/bulk/bulk-jobs.server";
@@ -34,6 +35,8 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   [emulator, sandbox] = await Promise.all([startTestEmulator(), startLabelSandbox({ port: 0 })]);
   await saveShippingSettings(db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+  // The Shopify step is under test: test labels reach the (development) store (decision 0170).
+  await fulfilTestLabelsOn(db, DEMO_SHOP);
 });
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
