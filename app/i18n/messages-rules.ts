@@ -35,6 +35,8 @@ export const rulesEn = {
   "rules.sim.noAddress": "No shipping address",
   "rules.sim.ruleName": "{position}. {name}",
   "rules.sim.unsaved": "The simulation uses the rules as they are on this page, saved or not.",
+  "rules.order.byRule": "Chosen by shipping rule {position} \"{name}\".",
+  "rules.order.byZone": "Chosen by the default service for {zone} (Settings); no shipping rule matched.",
 } as const;
 
 export const rulesFr: Record<keyof typeof rulesEn, string> = {
@@ -73,4 +75,6 @@ export const rulesFr: Record<keyof typeof rulesEn, string> = {
   "rules.sim.noAddress": "Pas d'adresse de livraison",
   "rules.sim.ruleName": "{position}. {name}",
   "rules.sim.unsaved": "La simulation utilise les règles telles qu'elles sont sur cette page, enregistrées ou non.",
+  "rules.order.byRule": "Choisi par la règle d'expédition {position} « {name} ».",
+  "rules.order.byZone": "Choisi par le service par défaut pour la zone {zone} (Paramètres) ; aucune règle d'expédition ne correspond.",
 };

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import type { LabelRequest } from "../label-service/contract";
-import { isParcelFulfillmentOrder, mapOrderToLabelRequest, type OfferedService, type Problem } from "../shipping";
+import { isParcelFulfillmentOrder, mapOrderToLabelRequest, type OfferedService, type Problem, type ServiceChoice } from "../shipping";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { getEnvironment } from "../settings/environment.server";
@@ -44,6 +44,8 @@ export interface OrderLabelView {
   nextLabelIndex: number;
   /** What the carrier-service lookup lists for the destination country; undefined when it could not be read. */
   offeredServices: OfferedService[] | undefined;
+  /** Who chose the service shown: a shipping rule, the zone's default, or the merchant's pick in the URL. */
+  serviceChoice: ServiceChoice | undefined;
 }
 
 /** The carrier-service lookup for one destination country; undefined (or a throw) when it cannot be read. */
@@ -114,6 +116,7 @@ export async function loadOrderLabel(
     // An unknown box in the URL is not offered as selected: the mapper used (and named) the default one.
     selectedBox: mapped.draft?.box.name ?? settings.boxes.find((box) => box.isDefault)?.name,
     customsRequired: mapped.draft?.customsRequired ?? false,
+    serviceChoice: mapped.draft?.serviceChoice,
     fulfillmentOrderId,
     nextLabelIndex: nextIndex,
     offeredServices,

@@ -12,7 +12,7 @@ const database = createTestDatabase();
 const db = database.prisma;
 afterAll(() => database.close());
 // The staging labels below are on development stores that fulfil test labels (the default skips; decision 0170).
-beforeAll(() => fulfilTestLabelsOn(db, "a.myshopify.com", "d.myshopify.com", "e.myshopify.com", "f.myshopify.com"));
+beforeAll(() => fulfilTestLabelsOn(db, "a.myshopify.com", "d.myshopify.com", "e.myshopify.com", "f.myshopify.com", "g.myshopify.com"));
 
 const request = (reference: string): LabelRequest => exampleLabelRequest({ custom_reference: reference });
 
@@ -160,6 +160,7 @@ describe("labels stored but never pushed to Shopify (the process died in between
   it("build each shop's clients and read its setting once per pass, not once per label", async () => {
     const labels = await Promise.all(["94", "95", "96"].map((n) => storedLabel("g.myshopify.com", `gid://shopify/Order/${n}`, "PENDING")));
     const admin = mockAdmin({
+      ...developmentStorePlan,
       FulfillmentContext: (variables) => openOrder(String((variables as { id: string }).id)),
       FulfillmentCreate: () => ({ data: { fulfillmentCreate: { fulfillment: { id: "gid://shopify/Fulfillment/9", status: "SUCCESS" }, userErrors: [] } } }),
       OrderLabelMetafieldSet: () => ({ data: { metafieldsSet: { metafields: [], userErrors: [] } } }),

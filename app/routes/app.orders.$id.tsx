@@ -99,6 +99,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     request: view.preview ?? null,
     problems: view.problems.map((problem) => ({ ...problem, editable: isEditableProblem(problem) })),
     customsRequired: view.customsRequired,
+    serviceChoice: view.serviceChoice ?? null,
     labelFormat: view.preview?.sender.labelType ?? null,
     proposedService: view.preview ? serviceLabel(view.preview.carrier_name, view.preview.carrier_service_name) : null,
     senderConfigured: configured,
@@ -564,6 +565,13 @@ export default function OrderLabel() {
                     onChange={setCarrierKey}
                     error={errors.service}
                   />
+                  {data.serviceChoice && data.serviceChoice.source !== "merchant" && carrierKey === `${request.carrier_name}|${request.carrier_service_name}` ? (
+                    <Text as="p" tone="subdued">
+                      {data.serviceChoice.source === "rule"
+                        ? t("rules.order.byRule", { position: data.serviceChoice.position, name: data.serviceChoice.name })
+                        : t("rules.order.byZone", { zone: t(`orders.zone.${data.serviceChoice.zone}`) })}
+                    </Text>
+                  ) : null}
                   {data.servicesLoading ? <LoadingLine text={t("real.services.loading")} /> : null}
                 </SectionCard>
                 <CustomsSection

@@ -16,6 +16,7 @@ import { toE164 } from "./phone";
 import { hasBlocking, type Problem } from "./problems";
 import type { Box, CarrierChoice, ShippingSettings } from "./settings";
 import { problem, type ProblemCode, type ProblemParams } from "./problem-texts";
+import { chooseService } from "./rules";
 import { isOffered, serviceNotOfferedProblem, type OfferedService } from "./services";
 import { toGrams } from "./units";
 
@@ -30,12 +31,21 @@ export interface DraftLine {
   hsCode?: string;
 }
 
+/** Who chose the carrier service: the merchant on the page, a shipping rule, or the zone's default (Settings). */
+export type ServiceChoice =
+  | { source: "merchant" }
+  | { source: "rule"; position: number; name: string }
+  | { source: "zone_default"; zone: "domestic" | "eu" | "world" };
+
 export interface ShipmentDraft {
   orderId: string;
   orderName: string;
   /** Undefined for a replacement parcel of an order that has nothing left to ship. */
   fulfillmentOrderId?: string;
   carrier: CarrierChoice;
+  serviceChoice: ServiceChoice;
+  /** From a shipping rule: the insured value, in cents, sent as the service's insured value. */
+  insuredValueCents?: number;
   box: Box;
   weightGrams: number;
   description: string;
@@ -185,22 +195,9 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     found.add("sender_phone_invalid", "sender.phone1", { value: settings.sender.phone, country: settings.sender.countryCode });
   }
 
-  // Box, carrier.
-  const box = (input.boxName ? settings.boxes.find((candidate) => candidate.name === input.boxName) : undefined) ??
-    settings.boxes.find((candidate) => candidate.isDefault) ??
-    settings.boxes[0]!;
-  if (input.boxName && box.name !== input.boxName) {
-    found.add("box_unknown", "box", { box: input.boxName, used: box.name });
-  }
   const origin = { country: settings.sender.countryCode, zip: settings.sender.zip };
   const destination = { country: country || settings.sender.countryCode, zip };
   const zone = destinationZone(origin, destination);
-  const carrier = input.carrier ?? settings.carriers[zone];
-  if (country && input.offeredServices && !isOffered(carrier, input.offeredServices)) {
-    found.problems.push(
-      serviceNotOfferedProblem({ orderName: name, choice: carrier, country, offered: input.offeredServices, ...(input.carrier ? {} : { zone }) }),
-    );
-  }
   const customs = country ? customsRequired(origin, destination) : false;
 
   // Lines of the chosen fulfillment order.
@@ -261,6 +258,41 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     found.add("no_physical_items", "lineItems");
   }
 
+  // Carrier service, box and insurance: the merchant's choice on the page, else the first shipping rule that matches
+  // (rules.ts; its weight band reads the items' weight, before the box), else the zone's default.
+  const choice = chooseService(
+    input.carrier ? [] : settings.rules,
+    {
+      checkoutRateTitle: order.shippingLine?.title,
+      checkoutRateCode: order.shippingLine?.code,
+      country: destination.country,
+      postcode: zip,
+      weightGrams: itemsGrams,
+      orderValue: order.currentSubtotalPriceSet?.shopMoney.amount,
+      tags: order.tags ?? [],
+    },
+    { zone, carrier: settings.carriers[zone] },
+  );
+  const carrier = input.carrier ?? choice.carrier;
+  const ruleBox = choice.source === "rule" ? choice.box : undefined;
+  const boxName = input.boxName ?? ruleBox;
+  const box = (boxName ? settings.boxes.find((candidate) => candidate.name === boxName) : undefined) ??
+    settings.boxes.find((candidate) => candidate.isDefault) ??
+    settings.boxes[0]!;
+  if (boxName && box.name !== boxName) {
+    found.add("box_unknown", "box", { box: boxName, used: box.name });
+  }
+  if (country && input.offeredServices && !isOffered(carrier, input.offeredServices)) {
+    found.problems.push(
+      serviceNotOfferedProblem({ orderName: name, choice: carrier, country, offered: input.offeredServices, ...(input.carrier || choice.source === "rule" ? {} : { zone }) }),
+    );
+  }
+  const serviceChoice: ServiceChoice = input.carrier
+    ? { source: "merchant" }
+    : choice.source === "rule"
+      ? { source: "rule", position: choice.position, name: choice.rule.name }
+      : { source: "zone_default", zone };
+
   let weightGrams = itemsGrams + box.packagingWeightGrams;
   if (itemsGrams === 0 && lines.length > 0) {
     if (settings.defaultWeightGrams) {
@@ -286,6 +318,8 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
       orderName: name,
       fulfillmentOrderId: fulfillmentOrder?.id,
       carrier,
+      serviceChoice,
+      ...(choice.source === "rule" && choice.insuredValueCents !== undefined && !input.carrier ? { insuredValueCents: choice.insuredValueCents } : {}),
       box,
       weightGrams,
       description,
@@ -341,6 +375,7 @@ export function toLabelRequest(draft: ShipmentDraft, customReference: string, se
     carrier_name: draft.carrier.carrierName,
     carrier_service_name: draft.carrier.serviceName,
     custom_reference: customReference,
+    ...(draft.insuredValueCents !== undefined ? { insured_value: draft.insuredValueCents } : {}),
     ...(draft.description || needsDimensions ? { description: draft.description || "Goods" } : {}),
     ...(draft.customsRequired || products.length > 0
       ? { cn23_data: { category: settings.cn23.category, shipping_price: formatComma(draft.shippingPriceCents), products } }

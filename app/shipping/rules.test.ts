@@ -1,4 +1,9 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { OrderForLabel } from "../shopify/operations/order-for-label";
+import { mapOrderToLabelRequest } from "./map";
+import { defaultShippingSettings, shippingSettingsSchema, type ShippingSettings } from "./settings";
 import type { OfferedService } from "./services";
 import { auditRules, chooseService, failedCondition, shippingRulesSchema, type RuleFacts, type ShippingRule } from "./rules";
 
@@ -56,5 +61,36 @@ describe("shipping rules", () => {
     // DE: the lookup could not be read, so nothing is judged there.
     const conflicts = auditRules(rules, ["FR", "CH", "DE"], (country) => offered[country]);
     expect(conflicts.map((conflict) => `${conflict.ruleId}:${conflict.country}`)).toEqual(["express:CH", "relay:BE", "vip:CH"]);
+  });
+});
+
+describe("shipping rules in the mapper", () => {
+  const stored = JSON.parse(readFileSync(path.join(__dirname, "fixtures", "international-ch.json"), "utf8")) as { order: OrderForLabel };
+  const settings = (rulesInput: unknown[]): ShippingSettings =>
+    shippingSettingsSchema.parse({
+      ...defaultShippingSettings,
+      boxes: [...defaultShippingSettings.boxes, { name: "Large", lengthCm: 50, widthCm: 40, heightCm: 30, packagingWeightGrams: 400, isDefault: false }],
+      rules: rulesInput,
+    });
+  const map = (rulesInput: unknown[], extra: { carrier?: { carrierName: string; serviceName: string }; boxName?: string } = {}) =>
+    mapOrderToLabelRequest({ order: stored.order, settings: settings(rulesInput), customReference: "00000000-000", ...extra });
+
+  it("uses the first matching rule's service, box and insured value, and says which rule chose them", () => {
+    const result = map([
+      { id: "us", name: "USA", when: { countries: ["US"] }, then: { carrier: { carrierName: "Dhl", serviceName: "P" } } },
+      { id: "ch", name: "Switzerland", when: { countries: ["CH"] }, then: { carrier: { carrierName: "Colissimo", serviceName: "COLI" }, box: "Large", insuredValueCents: 5000 } },
+    ]);
+    expect(result.draft?.serviceChoice).toEqual({ source: "rule", position: 2, name: "Switzerland" });
+    expect(result.draft?.box.name).toBe("Large");
+    expect(result.preview).toMatchObject({ carrier_name: "Colissimo", carrier_service_name: "COLI", insured_value: 5000 });
+  });
+
+  it("falls back to the zone's default, and the merchant's choice on the page wins over any rule", () => {
+    const rulesInput = [{ id: "ch", name: "Switzerland", when: { countries: ["CH"] }, then: { carrier: { carrierName: "Colissimo", serviceName: "COLI" } } }];
+    expect(map([]).draft?.serviceChoice).toEqual({ source: "zone_default", zone: "world" });
+    expect(map([]).preview?.insured_value).toBeUndefined();
+    const chosen = map(rulesInput, { carrier: { carrierName: "Dhl", serviceName: "P" } });
+    expect(chosen.draft?.serviceChoice).toEqual({ source: "merchant" });
+    expect(chosen.preview).toMatchObject({ carrier_name: "Dhl", carrier_service_name: "P" });
   });
 });

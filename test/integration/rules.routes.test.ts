@@ -101,6 +101,16 @@ describe("shipping rules page", () => {
     expect((await loadShippingSettings(db, DEMO_SHOP)).rules.map((rule) => rule.id)).toEqual(["express", "swiss"]);
   });
 
+  it("the order page says which rule chose the service", async () => {
+    const order = await import("../../app/routes/app.orders.$id");
+    const view = (await order.loader({ request: new Request("https://app.test/app/orders/7100001035"), params: { id: "7100001035" }, context: {} })) as {
+      serviceChoice: unknown;
+      request?: { carrier_name: string; carrier_service_name: string };
+    };
+    expect(view.serviceChoice).toEqual({ source: "rule", position: 2, name: "Switzerland" });
+    expect(view.request).toMatchObject({ carrier_name: "Dhl", carrier_service_name: "P" });
+  });
+
   it("simulates the draft over the shop's recent orders: which rule each order hits and what it picks", async () => {
     const result = await post(rules, { intent: "simulate", ...swiss });
     const simulation = result.simulation ?? [];

@@ -40,8 +40,15 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
         countryCodeV2
         phone
       }
+      tags
       shippingLine {
         title
+        code
+      }
+      currentSubtotalPriceSet {
+        shopMoney {
+          amount
+        }
       }
       totalShippingPriceSet {
         shopMoney {
@@ -313,7 +320,10 @@ const orderFields = {
       phone: z.string().nullish(),
     })
     .nullish(),
-  shippingLine: z.object({ title: z.string() }).nullish(),
+  /** Read by the shipping rules (app/shipping/rules.ts): the checkout rate, the order's tags and value. */
+  tags: z.array(z.string()).nullish(),
+  shippingLine: z.object({ title: z.string(), code: z.string().nullish() }).nullish(),
+  currentSubtotalPriceSet: z.object({ shopMoney: z.object({ amount: z.string() }) }).nullish(),
   totalShippingPriceSet: moneyBag,
 };
 

@@ -44,8 +44,15 @@ export const ORDERS_FOR_LABEL_BULK_QUERY = `#graphql
             countryCodeV2
             phone
           }
+          tags
           shippingLine {
             title
+            code
+          }
+          currentSubtotalPriceSet {
+            shopMoney {
+              amount
+            }
           }
           totalShippingPriceSet {
             shopMoney {
