@@ -3,7 +3,7 @@
  * (root.tsx) and provided by `MessagesContext`: the client bundle never imports messages.ts, so both languages do
  * not ship on every page (decision 0182). Server code translates with `translator(locale)` (translate.server.ts).
  */
-import { createContext, useContext } from "react";
+import { createContext, useContext, useMemo } from "react";
 import type { Locale } from "./locale";
 import type { MessageKey, Messages } from "./messages";
 
@@ -18,6 +18,8 @@ export function translatorFor(messages: Partial<Messages> | null | undefined): T
 export const LocaleContext = createContext<Locale>("en");
 export const MessagesContext = createContext<Messages | null>(null);
 
+/** The page's translator; the same function as long as the dictionary is the same (safe in memo dependencies). */
 export function useT(): Translate {
-  return translatorFor(useContext(MessagesContext));
+  const messages = useContext(MessagesContext);
+  return useMemo(() => translatorFor(messages), [messages]);
 }

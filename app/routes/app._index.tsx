@@ -211,6 +211,24 @@ export default function OrdersToShip() {
     [navigate, searchParams],
   );
   const filtersActive = params.q !== "" || params.zone.length > 0;
+  // The table's other props keep their identity between selections: a selection changes the selection only.
+  const resourceName = useMemo(() => ({ singular: t("orders.resource.singular"), plural: t("orders.resource.plural") }), [t]);
+  const headings = useMemo(
+    () =>
+      (["order", "date", "recipient", "destination", "weight", "label", "fulfillment", "actions"] as const).map((column) => ({
+        title: t(`orders.column.${column}`),
+      })) as [{ title: string }, ...{ title: string }[]],
+    [t],
+  );
+  const pagination = useMemo(
+    () => ({
+      hasNext: Boolean(next),
+      hasPrevious: Boolean(previous),
+      onNext: () => go({ after: next ?? undefined }),
+      onPrevious: () => go({ before: previous ?? undefined }),
+    }),
+    [next, previous, go],
+  );
 
   const empty =
     params.tab === "labelled" && !filtersActive ? (
@@ -233,27 +251,13 @@ export default function OrdersToShip() {
         <Card padding="0">
           <ListFilters params={params} loading={navigation.state === "loading"} go={go} />
           <IndexTable
-            resourceName={{ singular: t("orders.resource.singular"), plural: t("orders.resource.plural") }}
+            resourceName={resourceName}
             itemCount={rows.length}
             selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
             onSelectionChange={onSelectionChange}
             emptyState={empty}
-            headings={[
-              { title: t("orders.column.order") },
-              { title: t("orders.column.date") },
-              { title: t("orders.column.recipient") },
-              { title: t("orders.column.destination") },
-              { title: t("orders.column.weight") },
-              { title: t("orders.column.label") },
-              { title: t("orders.column.fulfillment") },
-              { title: t("orders.column.actions") },
-            ]}
-            pagination={{
-              hasNext: Boolean(next),
-              hasPrevious: Boolean(previous),
-              onNext: () => go({ after: next ?? undefined }),
-              onPrevious: () => go({ before: previous ?? undefined }),
-            }}
+            headings={headings}
+            pagination={pagination}
           >
             {rows.map((row, index) => (
               <OrderRow key={row.id} row={row} position={index} selected={selected.has(row.id)} />
