@@ -1,4 +1,5 @@
 import { bulkApiEn, bulkApiFr } from "./messages-bulk-api";
+import { bulkEn, bulkFr } from "./messages-bulk";
 import { orderPageEn, orderPageFr } from "./messages-order-page";
 
 /**
@@ -291,6 +292,7 @@ export const en = {
   "privacy.error.notFound": "This request does not exist for this shop. Open it again from the list.",
   ...orderPageEn,
   ...bulkApiEn,
+  ...bulkEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -581,6 +583,7 @@ export const fr: Record<MessageKey, string> = {
   "privacy.error.notFound": "Cette demande n'existe pas pour cette boutique. Rouvrez-la depuis la liste.",
   ...orderPageFr,
   ...bulkApiFr,
+  ...bulkFr,
 };
 
 export const MESSAGES = { en, fr } as const;

@@ -41,6 +41,7 @@ export default function AppLayout() {
             <Link to="/app" rel="home">
               {t("nav.orders")}
             </Link>
+            <Link to="/app/bulk">{t("nav.bulk")}</Link>
             <Link to="/app/labels">{t("nav.labels")}</Link>
             <Link to="/app/settings">{t("nav.settings")}</Link>
             <Link to="/app/privacy">{t("nav.privacy")}</Link>
@@ -58,6 +59,7 @@ export default function AppLayout() {
             {demo ? (
               <InlineStack gap="300">
                 <Link to="/app">{t("nav.orders")}</Link>
+                <Link to="/app/bulk">{t("nav.bulk")}</Link>
                 <Link to="/app/labels">{t("nav.labels")}</Link>
                 <Link to="/app/settings">{t("nav.settings")}</Link>
                 <Link to="/app/privacy">{t("nav.privacy")}</Link>
