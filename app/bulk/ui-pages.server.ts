@@ -82,7 +82,12 @@ export function preflightPage(preflight: BulkPreflight, locale: Locale) {
       orderName: order.orderName,
       reason: order.reasons[0] ? bulkReasonText(order.reasons[0], locale) : "",
     })),
-    groups: preflight.groups.map((group) => ({ text: groupText(group, locale), orderCount: group.orderCount, orderNames: group.orderNames })),
+    groups: preflight.groups.map((group) => ({
+      text: groupText(group, locale),
+      orderCount: group.orderCount,
+      // Each blocked order links to its page (names are unique per shop; the first order of that name is taken).
+      orders: group.orderNames.map((name) => ({ orderName: name, orderId: preflight.blocked.find((order) => order.orderName === name)?.orderId ?? "" })),
+    })),
     /**
      * What "Start" posts: every order Shopify knows (the ready ones are bought; the blocked ones join the job as
      * blocked, with their reason, for Retry failed once fixed; the labelled ones are reported, never bought again).

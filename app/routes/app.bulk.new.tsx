@@ -24,6 +24,10 @@ import { getEnvironment } from "../settings/environment.server";
 import { isShopifyBusy } from "../shopify/admin-client";
 import { retryAfterSeconds } from "../shopify/busy.server";
 
+function orderPath(id: string): string {
+  return `/app/orders/${id.split("/").pop()}`;
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, demo } = await requireAdmin(request);
   const { environment } = await getEnvironment(db, shop);
@@ -162,20 +166,17 @@ export default function BulkPreflight() {
                       <List.Item key={group.text}>
                         <BlockStack gap="100">
                           <Text as="span">{group.text}</Text>
-                          <Text as="span" tone="subdued">
-                            {t("bulk.new.blocked.orders", { names: group.orderNames.join(", ") })}
-                          </Text>
+                          <InlineStack gap="200">
+                            {group.orders.map((order) => (
+                              <Link key={order.orderId} url={orderPath(order.orderId)}>
+                                {order.orderName}
+                              </Link>
+                            ))}
+                          </InlineStack>
                         </BlockStack>
                       </List.Item>
                     ))}
                   </List>
-                  <InlineStack gap="200">
-                    {preflight.blocked.map((order) => (
-                      <Link key={order.orderId} url={`/app/orders/${order.orderId.split("/").pop()}`}>
-                        {order.orderName}
-                      </Link>
-                    ))}
-                  </InlineStack>
                 </BlockStack>
               </Card>
             ) : null}
@@ -187,7 +188,7 @@ export default function BulkPreflight() {
                   </Text>
                   <InlineStack gap="200">
                     {preflight.alreadyLabelled.map((order) => (
-                      <Link key={order.orderId} url={`/app/orders/${order.orderId.split("/").pop()}`}>
+                      <Link key={order.orderId} url={orderPath(order.orderId)}>
                         {order.orderName}
                       </Link>
                     ))}
