@@ -9,7 +9,10 @@
  *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
  *    emulators; points requested and spent over every Admin call (scripts/bench-shopify.ts).
  *
- * BENCH_ONLY=shopify runs only the last one.
+ *  - bulk: a BENCH_BULK_N-order bulk job against the sandbox's latency and the emulator's cost throttle, against its
+ *    physical bound (scripts/bench-bulk.ts).
+ *
+ * BENCH_ONLY=shopify or BENCH_ONLY=bulk runs only that one.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +24,7 @@ import { exampleLabelRequest } from "../app/label-service/__fixtures__/example-r
 import type { LabelRequest } from "../app/label-service/contract";
 import { purchaseLabel, type LabelServicePort } from "../app/labels/purchase.server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
+import { benchBulk } from "./bench-bulk";
 import { benchLabelPoints, printLabelPoints } from "./bench-shopify";
 
 const N = Number(process.env.BENCH_N ?? 500);
@@ -93,8 +97,9 @@ async function benchPurchase(dir: string): Promise<Result> {
 const only = process.env.BENCH_ONLY;
 const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-"));
 try {
-  if (only !== "shopify") await benchSpeed();
-  printLabelPoints(await benchLabelPoints());
+  if (!only) await benchSpeed();
+  if (!only || only === "shopify") printLabelPoints(await benchLabelPoints());
+  if (!only || only === "bulk") await benchBulk();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -93,7 +93,7 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, locale: Locale): 
   throw new ApiError(400, "invalid_body", translator(locale)("bulkApi.invalid", { details }));
 }
 
-const SELECTION_STATUS: Record<BulkSelectionError["code"], number> = { empty: 400, too_many: 413, unknown_orders: 422, confirmation_required: 422, nothing_to_do: 422 };
+const SELECTION_STATUS: Record<BulkSelectionError["code"], number> = { empty: 400, too_many: 413, unknown_orders: 422, confirmation_required: 422 };
 
 function selectionError(error: BulkSelectionError, locale: Locale): ApiError {
   return new ApiError(SELECTION_STATUS[error.code], error.code, error.messages[locale], error.params);

@@ -21,10 +21,10 @@ import { BULK_JOB_MAX_ORDERS, type BulkPreflight } from "./types";
 
 const ORDER_GID = /^gid:\/\/shopify\/Order\/[0-9]{1,20}$/;
 
-/** A selection the job refuses as a whole: empty, or more than BULK_JOB_MAX_ORDERS orders. */
+/** A selection the job refuses as a whole: empty, too large, unknown orders, a production charge not confirmed. */
 export class BulkSelectionError extends Error {
   constructor(
-    readonly code: "empty" | "too_many" | "unknown_orders" | "confirmation_required" | "nothing_to_do",
+    readonly code: "empty" | "too_many" | "unknown_orders" | "confirmation_required",
     readonly params: Record<string, string>,
     readonly messages: { en: string; fr: string },
   ) {

@@ -21,6 +21,7 @@ import type { GenerateOutcome } from "../labels/purchase.server";
 import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
 import { finishJobIfDone } from "./bulk-jobs.server";
 import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type BulkItemPayload } from "./item-job";
+import { LocalGate } from "./local-gate";
 import { blockedReason, type Reason } from "./reasons";
 
 export interface BulkRunDeps {
@@ -54,6 +55,16 @@ async function accountKey(db: PrismaClient, shop: string, environment: string): 
 }
 
 type Service = Awaited<ReturnType<LabelContext["service"]>>;
+
+/** One gate per key for these deps (one app process), so waiting items do not poll the shared slots. */
+const gates = new WeakMap<BulkRunDeps, Map<string, LocalGate>>();
+function localGate(deps: BulkRunDeps, key: string): LocalGate {
+  let byKey = gates.get(deps);
+  if (!byKey) gates.set(deps, (byKey = new Map()));
+  let gate = byKey.get(key);
+  if (!gate) byKey.set(key, (gate = new LocalGate(deps.maxConcurrency)));
+  return gate;
+}
 
 /** The answer to a purchase that never got a slot (the process is stopping): not sent, so nothing was charged. */
 const NOT_SENT: GenerateOutcome = {
@@ -132,10 +143,27 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
     const key = await accountKey(db, run.shop, environment);
     const leaseMs = deps.slotLeaseMs ?? 30_000;
     const service = context.service;
-    const bounded: LabelContext = {
-      ...context,
-      service: async () => throttledService(await service(), () => deps.semaphore.acquire(key, deps.maxConcurrency, leaseMs, { signal: run.signal }), leaseMs),
+    const take = async () => {
+      const gate = localGate(deps, key);
+      await gate.enter(run.signal);
+      try {
+        const lease = await deps.semaphore.acquire(key, deps.maxConcurrency, leaseMs, { signal: run.signal });
+        return {
+          renew: () => lease.renew(),
+          release: async () => {
+            try {
+              await lease.release();
+            } finally {
+              gate.leave();
+            }
+          },
+        };
+      } catch (error) {
+        gate.leave();
+        throw error;
+      }
     };
+    const bounded: LabelContext = { ...context, service: async () => throttledService(await service(), take, leaseMs) };
     outcome = await labelOrder(bounded, { orderId });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
