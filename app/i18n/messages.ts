@@ -1,4 +1,5 @@
 import { bulkApiEn, bulkApiFr } from "./messages-bulk-api";
+import { bulkEn, bulkFr } from "./messages-bulk";
 import { orderPageEn, orderPageFr } from "./messages-order-page";
 import { rulesEn, rulesFr } from "./messages-rules";
 import { realEn, realFr } from "./messages-real";
@@ -297,6 +298,7 @@ export const en = {
   ...bulkApiEn,
   ...realEn,
   ...extensionsEn,
+  ...bulkEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -591,6 +593,7 @@ export const fr: Record<MessageKey, string> = {
   ...bulkApiFr,
   ...realFr,
   ...extensionsFr,
+  ...bulkFr,
 };
 
 export const MESSAGES = { en, fr } as const;

@@ -179,3 +179,51 @@ function matches(row: OrdersListRow, params: ListParams): boolean {
   if (params.zone.length > 0 && !(row.zone && params.zone.includes(row.zone))) return false;
   return true;
 }
+
+/** Shopify page size when reading every order matching the list (for a bulk job). */
+export const MATCHING_PAGE_SIZE = 100;
+
+export interface MatchingOrders {
+  /** The matching orders' ids, newest first, at most `cap`. */
+  ids: string[];
+  /** More orders match beyond `cap`: the selection was not taken (the caller says so). */
+  more: boolean;
+}
+
+/**
+ * Every order the list shows for these search and filters (the "all N orders matching" selection), read through the
+ * list's own Shopify query and label-status and zone filters, page after page, from the first page on. Stops at `cap`
+ * (plus one, to know whether more match).
+ */
+export async function listMatchingOrderIds(
+  deps: { db: PrismaClient; admin: AdminGraphqlClient },
+  shop: string,
+  params: Pick<ListParams, "q" | "tab" | "zone">,
+  cap: number,
+): Promise<MatchingOrders> {
+  const { db, admin } = deps;
+  let minId: string | undefined;
+  if (params.tab === "labelled") {
+    const labelled = await db.label.findMany({ where: { shop }, select: { orderId: true } });
+    const ids = labelled.map((label) => Number(label.orderId.split("/").pop())).filter(Number.isFinite);
+    if (ids.length === 0) return { ids: [], more: false };
+    minId = String(Math.min(...ids));
+  }
+  const query = ordersSearch({ text: params.q, scope: params.tab === "labelled" ? "any" : "to_ship", minId });
+  const { sender } = await loadShippingSettings(db, shop);
+  const origin = { country: sender.countryCode, zip: sender.zip };
+  const filter = { ...params, after: undefined, before: undefined };
+  const ids: string[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await fetchOrdersPage(admin, { query, pageSize: MATCHING_PAGE_SIZE, after });
+    const facts = await labelFactsByOrder(db, shop, page.edges.map((edge) => edge.node.id));
+    for (const edge of page.edges) {
+      if (!matches(toRow(edge.node, facts.get(edge.node.id), origin), filter)) continue;
+      if (ids.length === cap) return { ids, more: true };
+      ids.push(edge.node.id);
+    }
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor || page.edges.length === 0) return { ids, more: false };
+    after = page.pageInfo.endCursor;
+  }
+}

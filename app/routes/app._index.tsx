@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import {
   Badge,
   BlockStack,
@@ -31,6 +31,8 @@ import { listParamsSchema, loadOrdersList } from "../labels/orders-list.server";
 import { LIST_TABS, ZONES, type ListTab } from "../labels/orders-list";
 import type { DestinationZone } from "../shipping/customs";
 import type { PrimaryAction } from "../labels/status";
+import { bulkSelectionForm } from "../components/bulk/selection";
+import { BULK_JOB_MAX_ORDERS } from "../bulk/types";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { admin, shop } = await requireAdmin(request);
@@ -230,6 +232,20 @@ export default function OrdersToShip() {
     [next, previous, go],
   );
 
+  // "Create labels" posts the selection to the preflight page: the ids of the ticked rows, or (every row of the page
+  // ticked, then "select all") the list's search and filters, whose matching orders the server reads itself.
+  const submit = useSubmit();
+  const promotedBulkActions = useMemo(
+    () => [
+      {
+        content: t("orders.bulk.create"),
+        onAction: () =>
+          submit(bulkSelectionForm({ all: allResourcesSelected, ids: selectedResources, params }), { method: "post", action: "/app/bulk/new" }),
+      },
+    ],
+    [t, submit, allResourcesSelected, selectedResources, params],
+  );
+
   const empty =
     params.tab === "labelled" && !filtersActive ? (
       <EmptyState heading={t("orders.empty.labelled.heading")} image="/empty-orders.svg">
@@ -255,6 +271,10 @@ export default function OrdersToShip() {
             itemCount={rows.length}
             selectedItemsCount={allResourcesSelected ? "All" : selectedResources.length}
             onSelectionChange={onSelectionChange}
+            promotedBulkActions={promotedBulkActions}
+            hasMoreItems={Boolean(next)}
+            paginatedSelectAllActionText={t("orders.bulk.selectAllMatching")}
+            paginatedSelectAllText={t("orders.bulk.allMatching", { max: BULK_JOB_MAX_ORDERS })}
             emptyState={empty}
             headings={headings}
             pagination={pagination}

@@ -49,6 +49,7 @@ export default function AppLayout() {
             <Link to="/app" rel="home">
               {t("nav.orders")}
             </Link>
+            <Link to="/app/bulk">{t("nav.bulk")}</Link>
             <Link to="/app/labels">{t("nav.labels")}</Link>
             <Link to="/app/rules">{t("nav.rules")}</Link>
             <Link to="/app/settings">{t("nav.settings")}</Link>
@@ -67,6 +68,7 @@ export default function AppLayout() {
             {demo ? (
               <InlineStack gap="300">
                 <Link to="/app">{t("nav.orders")}</Link>
+                <Link to="/app/bulk">{t("nav.bulk")}</Link>
                 <Link to="/app/labels">{t("nav.labels")}</Link>
                 <Link to="/app/rules">{t("nav.rules")}</Link>
             <Link to="/app/settings">{t("nav.settings")}</Link>
