@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bulkSelectionForm } from "../components/bulk/selection";
 import { plural } from "../components/bulk/plural";
-import { translator } from "../i18n/translate";
+import { translator } from "../i18n/translate.server";
 import { parseSelection, preflightPage, progressPage, POLL_PENDING_MS, POLL_RUNNING_MS } from "./ui-pages.server";
 import type { BulkJobView, BulkPreflight } from "./types";
 

@@ -34,7 +34,8 @@ import db from "../db.server";
 import { readForm } from "../http/form.server";
 import { dateContextFor } from "../i18n/dates.server";
 import { localeFromRequest } from "../i18n/locale";
-import { LocaleContext, translator, useT } from "../i18n/translate";
+import { LocaleContext, useT } from "../i18n/translate";
+import { translator } from "../i18n/translate.server";
 import { answeringShopifyBusy } from "../shopify/busy.server";
 
 function notFound(): Response {
