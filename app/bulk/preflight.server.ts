@@ -16,10 +16,14 @@ import { mapOrderToLabelRequest, type OfferedService, type Problem } from "../sh
 import type { ShippingSettings } from "../shipping/settings";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
+import { readOrdersForLabel } from "../shopify/operations/orders-bulk";
 import { blockedReason, causeKey, type Reason } from "./reasons";
 import { BULK_JOB_MAX_ORDERS, type BulkPreflight } from "./types";
 
 const ORDER_GID = /^gid:\/\/shopify\/Order\/[0-9]{1,20}$/;
+
+/** From this many orders on, the preflight reads them with a bulk operation instead of one query each. */
+export const BULK_READ_FROM = 10;
 
 /** A selection the job refuses as a whole: empty, too large, unknown orders, a production charge not confirmed. */
 export class BulkSelectionError extends Error {
@@ -63,14 +67,23 @@ const READ_CONCURRENCY = 4;
  */
 export async function readOrdersForPreflight(admin: AdminGraphqlClient, ids: readonly string[]): Promise<Map<string, OrderForLabel | null>> {
   const found = new Map<string, OrderForLabel | null>();
+  const valid = ids.filter((id) => ORDER_GID.test(id));
+  for (const id of ids) if (!ORDER_GID.test(id)) found.set(id, null);
+  // Many orders: one bulk operation pair reads them all for almost no rate-limit points (decision 0181); a few: read
+  // directly, which answers sooner than a bulk operation's round trips.
+  if (valid.length >= BULK_READ_FROM) {
+    const read = await readOrdersForLabel(admin, valid);
+    for (const id of valid) found.set(id, read.get(id) ?? null);
+    return found;
+  }
   let next = 0;
   async function worker() {
-    while (next < ids.length) {
-      const id = ids[next++]!;
-      found.set(id, ORDER_GID.test(id) ? await fetchOrderForLabel(admin, id) : null);
+    while (next < valid.length) {
+      const id = valid[next++]!;
+      found.set(id, await fetchOrderForLabel(admin, id));
     }
   }
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, ids.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, valid.length) }, worker));
   return found;
 }
 
