@@ -3,19 +3,19 @@
  * same machine in the same run. Nothing here asserts a time; it prints figures to compare across changes.
  *
  *  - purchase: purchaseLabel() for N distinct orders on SQLite, with a label service that answers instantly.
- *    Ideal: the same rows written with raw better-sqlite3 statements (what the database must do anyway).
+ *    Ideal: the same rows written with raw libSQL statements (the same driver as the app) (what the database must do anyway).
  *  - mapper (when app/shipping is present): order -> label request for N orders. Ideal: a JSON round trip of the
  *    same orders (reading the input and writing an output of similar size).
  *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
  *    emulators; points requested and spent over every Admin call (scripts/bench-shopify.ts).
  *
- * BENCH_ONLY=shopify runs only the last one.
+ * BENCH_ONLY=shopify runs only the last one; BENCH_ONLY=speed only the first two.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import Database from "better-sqlite3";
+import Database from "libsql";
 import { createPrismaClient } from "../app/db.server";
 import { exampleLabelRequest } from "../app/label-service/__fixtures__/example-request";
 import type { LabelRequest } from "../app/label-service/contract";
@@ -94,7 +94,7 @@ const only = process.env.BENCH_ONLY;
 const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-"));
 try {
   if (only !== "shopify") await benchSpeed();
-  printLabelPoints(await benchLabelPoints());
+  if (only !== "speed") printLabelPoints(await benchLabelPoints());
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
