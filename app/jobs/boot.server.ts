@@ -82,8 +82,8 @@ export function jobsState(): JobsState {
   return globalThis.__etiquetteJobs?.state() ?? "stopped";
 }
 
-/** Stops the queue (bounded grace), then closes the database client. Idempotent; the signal handlers call it. */
-export async function shutdownJobsAndDatabase(graceMs = STOP_GRACE_MS): Promise<void> {
+/** Stops the queue: no new job; running ones get `graceMs`, then are left to their lease. */
+export async function stopJobs(graceMs = STOP_GRACE_MS): Promise<void> {
   const log = moduleLogger("shutdown");
   const started = Date.now();
   try {
@@ -92,6 +92,10 @@ export async function shutdownJobsAndDatabase(graceMs = STOP_GRACE_MS): Promise<
   } catch (error) {
     log.error(errorFields(error), "job queue did not stop cleanly");
   }
+}
+
+export async function closeDatabase(): Promise<void> {
+  const log = moduleLogger("shutdown");
   try {
     await db.$disconnect();
     log.info("database closed");
@@ -100,6 +104,16 @@ export async function shutdownJobsAndDatabase(graceMs = STOP_GRACE_MS): Promise<
   }
 }
 
+/** Stops the queue (bounded grace), then closes the database client. The signal handlers call it. */
+export async function shutdownJobsAndDatabase(graceMs = STOP_GRACE_MS): Promise<void> {
+  await stopJobs(graceMs);
+  await closeDatabase();
+}
+
+/**
+ * Without a server that handles the signals itself (server.mjs sets __etiquetteJobsSignals before loading the build,
+ * and calls stopJobs/closeDatabase once its in-flight requests are answered), this process stops on its own.
+ */
 function stopOnSignals(): void {
   if (globalThis.__etiquetteJobsSignals) return;
   globalThis.__etiquetteJobsSignals = true;

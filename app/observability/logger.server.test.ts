@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import type { DestinationStream } from "pino";
 import { createLogger, errorFields, forJob, REDACTED, withRequestId } from "./logger.server";
 
 function capture(level = "info") {
@@ -10,7 +11,7 @@ function capture(level = "info") {
       done();
     },
   });
-  const logger = createLogger({ level, destination: destination as unknown as import("pino").DestinationStream });
+  const logger = createLogger({ level, destination: destination as unknown as DestinationStream });
   return { logger, lines, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
 }
 
