@@ -8,6 +8,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import { config } from "./config.server";
 import prisma from "./db.server";
 import { installDemoAdminEndpoint } from "./demo/admin-endpoint.server";
+import { moduleLogger } from "./observability/logger.server";
 
 export const API_VERSION = ApiVersion.October26;
 
@@ -18,12 +19,24 @@ if (env.ETIQUETTE_DEMO && env.SHOPIFY_ADMIN_EMULATOR_URL) {
   installDemoAdminEndpoint(env.SHOPIFY_ADMIN_EMULATOR_URL);
 }
 
+// LOG_LEVEL (pino's names) as the Shopify library's severities; its lines go to the app's JSON log.
 const LOG_LEVELS = {
+  trace: LogSeverity.Debug,
   debug: LogSeverity.Debug,
   info: LogSeverity.Info,
   warn: LogSeverity.Warning,
   error: LogSeverity.Error,
+  fatal: LogSeverity.Error,
+  silent: LogSeverity.Error,
 } as const;
+
+function shopifyLibraryLog(severity: LogSeverity, message: string): void {
+  const log = moduleLogger("shopify-library");
+  if (severity === LogSeverity.Error) log.error(message);
+  else if (severity === LogSeverity.Warning) log.warn(message);
+  else if (severity === LogSeverity.Info) log.info(message);
+  else log.debug(message);
+}
 
 const shopify = shopifyApp({
   apiKey: env.SHOPIFY_API_KEY,
@@ -35,7 +48,7 @@ const shopify = shopifyApp({
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
   isEmbeddedApp: true,
-  logger: { level: LOG_LEVELS[env.LOG_LEVEL] },
+  logger: { level: LOG_LEVELS[env.LOG_LEVEL], log: shopifyLibraryLog },
   future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
   ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
 });
