@@ -7,8 +7,8 @@ import { runAdmin, type AdminGraphqlClient, type MatchesGenerated } from "../adm
  * Simulate). Order-level fields only: about 4 points per order, never the line items.
  */
 export const RECENT_ORDER_FACTS_QUERY = `#graphql
-  query RecentOrderFacts($first: Int!, $after: String) {
-    orders(first: $first, after: $after, sortKey: CREATED_AT, reverse: true, query: "status:any") {
+  query RecentOrderFacts($after: String) {
+    orders(first: 50, after: $after, sortKey: CREATED_AT, reverse: true, query: "status:any") {
       nodes {
         id
         name
@@ -64,8 +64,8 @@ export async function fetchRecentOrderFacts(admin: AdminGraphqlClient, count = 1
   const orders: RecentOrderFacts[] = [];
   let after: string | null = null;
   while (orders.length < count) {
-    const data: z.infer<typeof dataSchema> = await runAdmin(admin, "RecentOrderFacts", RECENT_ORDER_FACTS_QUERY, { first: Math.min(50, count - orders.length), after }, dataSchema);
-    orders.push(...data.orders.nodes);
+    const data: z.infer<typeof dataSchema> = await runAdmin(admin, "RecentOrderFacts", RECENT_ORDER_FACTS_QUERY, { after }, dataSchema);
+    orders.push(...data.orders.nodes.slice(0, count - orders.length));
     if (!data.orders.pageInfo.hasNextPage || !data.orders.pageInfo.endCursor) break;
     after = data.orders.pageInfo.endCursor;
   }
