@@ -1,7 +1,7 @@
 /**
  * Starts this process's job queue with the app's real clients. Called from entry.server.tsx at module load, which
- * happens at process start: `remix-serve` imports the server build before listening, and in dev the Vite plugin
- * dev/start-server-build.ts loads it as soon as the dev server listens.
+ * happens at process start: server.mjs (or remix-serve) imports the server build before listening, and in dev the
+ * Vite plugin dev/start-server-build.ts loads it as soon as the dev server listens.
  *
  * One queue per process: a dev-server reload (new code) stops the running queue, then starts a new one. SIGTERM and
  * SIGINT stop it with a bounded grace (running handlers get STOP_GRACE_MS, then are left to their lease), then the
