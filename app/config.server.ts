@@ -100,7 +100,8 @@ export const envSchema = z
     ETIQUETTE_DEMO: boolean.default(false),
     /** Where the Admin API is reached in demo mode (the Shopify Admin emulator). */
     SHOPIFY_ADMIN_EMULATOR_URL: httpUrl.optional(),
-    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    // pino's levels (app/observability/logger.server.ts reads the same variable).
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .superRefine((env, ctx) => {
     if (env.RECONCILE_STALE_AFTER_MS <= env.LABEL_SERVICE_GENERATE_TIMEOUT_MS) {

@@ -1,10 +1,11 @@
 /**
  * Driver adapters for Prisma's JS engine, shared by prisma.config.ts (migrations) and app/db.server.ts (queries).
  */
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { createClient as createLibsqlClient } from "@libsql/client";
+import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { databaseKind, sqliteFilePath } from "./db-url";
+import { databaseKind } from "./db-url";
 
 // PostgreSQL returns some catalogue values (current_schema(), pg_namespace.nspname, ...) with the `name` or
 // `"char"` types. @prisma/adapter-pg 6.19 rejects those type ids, which breaks `migrate deploy` with
@@ -41,11 +42,31 @@ function patchClient(client: { query: AnyQuery }): void {
   };
 }
 
-export function createDriverAdapter(url: string): PrismaPg | PrismaBetterSQLite3 {
+/**
+ * How long a SQLite statement waits for another connection's write lock before failing with SQLITE_BUSY.
+ * better-sqlite3 (our driver until decision 0160) waited 5 s by default; libSQL waits 0 ms unless told, so we say it.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * @prisma/adapter-libsql 6.19 bundles @libsql/client 0.8, which has no busy timeout and opens a new connection for
+ * every transaction. We hand it the app's own @libsql/client (0.18: a small connection pool, each connection with
+ * the busy timeout) instead; the adapter only calls execute, executeMultiple, transaction and close, which both
+ * versions have with the same meaning.
+ */
+class LibsqlAdapterFactory extends PrismaLibSQL {
+  override createClient(config: Parameters<PrismaLibSQL["createClient"]>[0]): ReturnType<PrismaLibSQL["createClient"]> {
+    const client = createLibsqlClient({ url: config.url, timeout: SQLITE_BUSY_TIMEOUT_MS });
+    return client as unknown as ReturnType<PrismaLibSQL["createClient"]>;
+  }
+}
+
+export function createDriverAdapter(url: string): PrismaPg | PrismaLibSQL {
   if (databaseKind(url) === "postgresql") {
     const pool = new pg.Pool({ connectionString: url });
     pool.on("connect", (client) => patchClient(client as unknown as { query: AnyQuery }));
     return new PrismaPg(pool);
   }
-  return new PrismaBetterSQLite3({ url: sqliteFilePath(url) });
+  // libSQL (Node-API, runs on Node 20 to 24): see docs/decisions/0160-libsql-sqlite-driver.md.
+  return new LibsqlAdapterFactory({ url });
 }

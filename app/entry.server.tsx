@@ -4,11 +4,15 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { bootJobs } from "./jobs/boot.server";
+import { bootJobs, closeDatabase, STOP_GRACE_MS, stopJobs } from "./jobs/boot.server";
+import { errorFields, moduleLogger, withRequestId } from "./observability/logger.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 // The job queue, with the recurring reconciler: purchases whose answer was lost are looked up in the background.
 bootJobs();
+
+/** What the production server (server.mjs) needs from the app: its logger, the request context and the shutdown. */
+export const operations = { moduleLogger, withRequestId, stopJobs, closeDatabase, STOP_GRACE_MS };
 
 export const streamTimeout = 5000;
 
@@ -36,9 +40,15 @@ export default async function handleRequest(
       },
       onError(error) {
         responseStatusCode = 500;
-        console.error(error);
+        moduleLogger("render").error(errorFields(error), "render error");
       },
     });
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/** Errors thrown by loaders and actions, logged once as JSON (the request id joins from the request context). */
+export function handleError(error: unknown, { request }: { request: Request }): void {
+  if (request.signal.aborted) return;
+  moduleLogger("remix").error({ ...errorFields(error), method: request.method, path: new URL(request.url).pathname }, "request failed");
 }

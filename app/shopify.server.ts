@@ -11,6 +11,7 @@ import { installDemoAdminEndpoint } from "./demo/admin-endpoint.server";
 import { databaseKind } from "./db-url";
 import { useShopifyBudget } from "./shopify/admin-client";
 import { createDatabaseShopifyBudget } from "./shopify/budget-store.server";
+import { moduleLogger } from "./observability/logger.server";
 
 export const API_VERSION = ApiVersion.October26;
 
@@ -24,12 +25,24 @@ if (env.ETIQUETTE_DEMO && env.SHOPIFY_ADMIN_EMULATOR_URL) {
 // One Shopify budget per shop for every worker and instance (decision 0180): Admin calls are paced through the database.
 useShopifyBudget(createDatabaseShopifyBudget({ db: prisma, dialect: databaseKind(env.DATABASE_URL) }));
 
+// LOG_LEVEL (pino's names) as the Shopify library's severities; its lines go to the app's JSON log.
 const LOG_LEVELS = {
+  trace: LogSeverity.Debug,
   debug: LogSeverity.Debug,
   info: LogSeverity.Info,
   warn: LogSeverity.Warning,
   error: LogSeverity.Error,
+  fatal: LogSeverity.Error,
+  silent: LogSeverity.Error,
 } as const;
+
+function shopifyLibraryLog(severity: LogSeverity, message: string): void {
+  const log = moduleLogger("shopify-library");
+  if (severity === LogSeverity.Error) log.error(message);
+  else if (severity === LogSeverity.Warning) log.warn(message);
+  else if (severity === LogSeverity.Info) log.info(message);
+  else log.debug(message);
+}
 
 const shopify = shopifyApp({
   apiKey: env.SHOPIFY_API_KEY,
@@ -41,7 +54,7 @@ const shopify = shopifyApp({
   sessionStorage: new PrismaSessionStorage(prisma),
   distribution: AppDistribution.AppStore,
   isEmbeddedApp: true,
-  logger: { level: LOG_LEVELS[env.LOG_LEVEL] },
+  logger: { level: LOG_LEVELS[env.LOG_LEVEL], log: shopifyLibraryLog },
   future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
   ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
 });

@@ -3,7 +3,7 @@
  * same machine in the same run. Nothing here asserts a time; it prints figures to compare across changes.
  *
  *  - purchase: purchaseLabel() for N distinct orders on SQLite, with a label service that answers instantly.
- *    Ideal: the same rows written with raw better-sqlite3 statements (what the database must do anyway).
+ *    Ideal: the same rows written with raw libSQL statements (the same driver as the app) (what the database must do anyway).
  *  - mapper (when app/shipping is present): order -> label request for N orders. Ideal: a JSON round trip of the
  *    same orders (reading the input and writing an output of similar size).
  *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
@@ -14,14 +14,14 @@
  *  - bulk: a BENCH_BULK_N-order bulk job against the sandbox's latency and the emulator's cost throttle, against its
  *    physical bound (scripts/bench-bulk.ts).
  *
- * BENCH_ONLY=shopify, bulk or extensions runs only that one.
+ * BENCH_ONLY=speed, shopify, bulk or extensions runs only that one.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import Database from "better-sqlite3";
+import Database from "libsql";
 import { createPrismaClient } from "../app/db.server";
 import { exampleLabelRequest } from "../app/label-service/__fixtures__/example-request";
 import type { LabelRequest } from "../app/label-service/contract";
@@ -103,7 +103,7 @@ async function benchPurchase(dir: string): Promise<Result> {
 const only = process.env.BENCH_ONLY;
 const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-"));
 try {
-  if (!only) await benchSpeed();
+  if (!only || only === "speed") await benchSpeed();
   if (!only || only === "shopify") printLabelPoints(await benchLabelPoints());
   if (!only || only === "bulk") await benchBulk();
   if (!only || only === "extensions") console.log(formatSizes(extensionSizes({ build: "if-stale" })));

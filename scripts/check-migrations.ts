@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
+import Database from "libsql";
 import pg from "pg";
 import { expectedPostgresSchema } from "./prisma-schemas";
 import { readFileSync } from "node:fs";

@@ -4,7 +4,7 @@
  *   npx tsx scripts/jobs-throughput.ts [--jobs 500] [--wal]   embedded adapter on SQLite (--wal: WAL journal first)
  *   npx tsx scripts/jobs-throughput.ts --postgres [--jobs 500] pg-boss on a scratch PostgreSQL database
  */
-import Database from "better-sqlite3";
+import Database from "libsql";
 import { createPrismaClient } from "../app/db.server";
 import { createEmbeddedQueue } from "../app/jobs/embedded-queue.server";
 import { createPgBossQueue } from "../app/jobs/pgboss-queue.server";

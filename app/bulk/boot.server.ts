@@ -1,4 +1,5 @@
 /** The bulk item handler's real clients, for the job queue's boot (app/jobs/boot.server.ts). */
+import { moduleLogger } from "../observability/logger.server";
 import { config } from "../config.server";
 import db from "../db.server";
 import { databaseKind } from "../db-url";
@@ -13,6 +14,6 @@ export function bulkRunDeps(databaseUrl: string): BulkRunDeps {
     maxConcurrency: config().LABEL_SERVICE_MAX_CONCURRENCY,
     // The job's environment and settings, frozen at its creation; Shopify may be waited on longer than on a page.
     contextFor: (shop, frozen) => labelContextForShop(shop, { environment: frozen.environment, settings: frozen.settings, database: frozen.database }),
-    log: (message) => console.warn(`[bulk] ${message}`),
+    log: (message) => moduleLogger("bulk").warn(message),
   };
 }

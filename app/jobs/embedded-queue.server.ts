@@ -5,6 +5,7 @@
  * Works on SQLite (the default) and PostgreSQL (tests; PostgreSQL deployments use pg-boss).
  */
 import { randomUUID } from "node:crypto";
+import { errorFields, moduleLogger } from "../observability/logger.server";
 import { rawSql, sql, sqlRunner, type Dialect, type SqlTarget } from "./sql.server";
 import { claimDueTick, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
 import {
@@ -119,7 +120,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const loop = new WorkerLoop(store, {
     pollMs: config.pollMs ?? 500,
     leaseMs: config.leaseMs ?? 60_000,
-    onError: config.onError ?? ((error) => console.error("[jobs] embedded queue:", error)),
+    onError: config.onError ?? ((error) => moduleLogger("jobs").error(errorFields(error), "embedded queue error")),
   });
 
   return {

@@ -10,6 +10,7 @@
  */
 import PgBoss from "pg-boss";
 import pg from "pg";
+import { errorFields, moduleLogger } from "../observability/logger.server";
 import { claimDueTick, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
 import { rawSql, sql, sqlRunner, type PgLike, type PrismaLike } from "./sql.server";
 import {
@@ -67,7 +68,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
   const leaseMs = config.leaseMs ?? 60_000;
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
   const db = sqlRunner(pool, "postgresql");
-  const onError = config.onError ?? ((error: unknown) => console.error("[jobs] pg-boss queue:", error));
+  const onError = config.onError ?? ((error: unknown) => moduleLogger("jobs").error(errorFields(error), "pg-boss queue error"));
   pool.on("error", onError); // an idle connection dropped by the server must not crash the process
   const boss = new PgBoss({
     connectionString: config.databaseUrl,

@@ -19,6 +19,8 @@ import {
   type LabelServiceOptions,
   type LabelServiceOptionsInput,
 } from "./config";
+import { moduleLogger } from "../observability/logger.server";
+import { labelServiceCall } from "../observability/metrics.server";
 import type { LabelResponse } from "./contract";
 import { LabelServiceError, extractServiceMessage, redact, redactValue, type LabelServiceOperation } from "./errors";
 import {
@@ -60,6 +62,24 @@ export interface LabelServiceLogger {
   info?(message: string, data?: Record<string, unknown>): void;
   warn?(message: string, data?: Record<string, unknown>): void;
   error?(message: string, data?: Record<string, unknown>): void;
+}
+
+/**
+ * The app's JSON log (app/observability), used when the caller passes no logger. An error body is not passed on:
+ * the service echoes the request's fields (a recipient's address) in its messages; the attempt keeps the error.
+ */
+function defaultLabelServiceLogger(): LabelServiceLogger {
+  const log = moduleLogger("label-service");
+  const fields = (data: Record<string, unknown> = {}) => {
+    const { body, ...rest } = data;
+    return typeof body === "string" ? { ...rest, bodyLength: body.length } : rest;
+  };
+  return {
+    debug: (message, data) => log.debug(fields(data), message),
+    info: (message, data) => log.info(fields(data), message),
+    warn: (message, data) => log.warn(fields(data), message),
+    error: (message, data) => log.error(fields(data), message),
+  };
 }
 
 export interface CarrierServicesCacheEntry {
@@ -221,7 +241,7 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
   const semaphore = input.semaphore ?? accountSemaphore(`${account.baseUrl}|${account.email}`, options.maxConcurrency);
   const now = input.now ?? Date.now;
   const sleep = input.sleep ?? realSleep;
-  const logger = input.logger;
+  const logger = input.logger ?? defaultLabelServiceLogger();
   // The key changes with the credentials or the base URL, so a token is never used for another account.
   const key = tokenCacheKey(shop, environment, credentialFingerprint(account));
   const host = (() => {
@@ -274,12 +294,14 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
       } catch (error) {
         const code = errorCode(error);
         if (!isTimeout(error) && code && NOTHING_SENT_CODES.has(code)) {
+          labelServiceCall(operation, "network_error", (now() - started) / 1000);
           log("warn", "label-service connection failed", { operation, method: spec.method, path: spec.path, code });
           throw networkError(ctx(operation, reference), host, code, error);
         }
         const reason = isTimeout(error)
           ? `no answer within ${Math.round(timeoutMs / 1000)} s`
           : `the connection was lost${code ? ` (${code})` : ""}`;
+        labelServiceCall(operation, "no_answer", (now() - started) / 1000);
         log("warn", "label-service call without answer", { operation, method: spec.method, path: spec.path, reason });
         throw unknownOutcomeError(ctx(operation, reference), reason, { code: isTimeout(error) ? "TIMEOUT" : code, cause: error });
       }
@@ -290,6 +312,7 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
         const reason = isTimeout(error)
           ? `the answer did not arrive in full within ${Math.round(timeoutMs / 1000)} s`
           : "the connection was lost while the answer was being read";
+        labelServiceCall(operation, "no_answer", (now() - started) / 1000);
         log("warn", "label-service answer lost", { operation, status: response.status, reason });
         throw unknownOutcomeError(ctx(operation, reference), reason, {
           status: response.status,
@@ -297,6 +320,7 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
           cause: error,
         });
       }
+      labelServiceCall(operation, `http_${Math.floor(response.status / 100)}xx`, (now() - started) / 1000);
       log(response.ok ? "info" : "warn", "label-service call", {
         operation,
         method: spec.method,

@@ -3,6 +3,8 @@
  * emulator in demo mode), with the response checked by zod. The rest of the app never builds a GraphQL string.
  */
 import type { z } from "zod";
+import { moduleLogger } from "../observability/logger.server";
+import { shopifyThrottleWait } from "../observability/metrics.server";
 import { InProcessShopifyBudget, type ShopifyBudget, type ThrottleStatus } from "./budget";
 
 /** The part of shopify-app-remix's AdminApiContext that we use (easy to fake in tests). */
@@ -218,12 +220,18 @@ export async function runAdmin<Schema extends z.ZodType>(
       if (!reservation.granted) throw new ShopifyBusyError(operationName, Math.max(1000, reservation.waitMs));
       reserved = estimate;
       ticket = reservation.ticket;
-      if (reservation.waitMs > 0) await clock.sleep(reservation.waitMs);
+      if (reservation.waitMs > 0) {
+        shopifyThrottleWait(reservation.waitMs / 1000);
+        await clock.sleep(reservation.waitMs);
+      }
     }
     let sent: Sent;
+    const started = performance.now();
     try {
       sent = await send(admin, operationName, document, variables);
+      logCall(operationName, shop, started, sent.throttled ? "throttled" : "ok");
     } catch (error) {
+      logCall(operationName, shop, started, error instanceof AdminApiError ? error.kind : "transport");
       if (shop) await budget.settle(shop, reserved, undefined, undefined, ticket);
       // A read that got no answer at all (a connection reset under load) is sent once more; a mutation never is.
       if (error instanceof AdminTransportError && !mutation && transportRetries < 1) {
@@ -258,8 +266,17 @@ export async function runAdmin<Schema extends z.ZodType>(
       throw new ShopifyBusyError(operationName, Math.max(waitMs, 1000), sent.errors);
     }
     // With a shop, the next reservation waits (the budget now knows the bucket); without one, wait here.
-    if (!shop) await clock.sleep(Math.max(waitMs, 1));
+    if (!shop) {
+      shopifyThrottleWait(Math.max(waitMs, 1) / 1000);
+      await clock.sleep(Math.max(waitMs, 1));
+    }
   }
+}
+
+/** One line per Admin call: operation, shop, duration and outcome (never variables: they hold customer data). */
+function logCall(operation: string, shop: string | undefined, started: number, outcome: string): void {
+  const durationMs = Math.round(performance.now() - started);
+  moduleLogger("shopify").info({ operation, shop, durationMs, outcome }, "shopify admin call");
 }
 
 /** For mutations: a non-empty userErrors list becomes an AdminApiError of kind user_errors. */

@@ -4,6 +4,7 @@
  * and call `handleWebhook` with what the check returned: the shop here is one the signed body named.
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import { moduleLogger } from "../observability/logger.server";
 import { recordDataRequest } from "../privacy/data-request.server";
 import { deleteShopData, redactCustomerOrders } from "../privacy/redact.server";
 import { scopesUpdateOnly, type SignedDelivery } from "./signed-delivery";
@@ -28,7 +29,7 @@ async function apply(db: PrismaClient, delivery: SignedDelivery, webhookId: stri
     case "CUSTOMERS_DATA_REQUEST": {
       // Recorded (ids only); the merchant opens the export in the app (Customer data requests) and hands it over.
       const id = await recordDataRequest(db, shop, delivery.payload, webhookId);
-      console.info(`customers/data_request recorded for ${shop} as ${id}: the export waits in the app`);
+      moduleLogger("webhooks").info({ shop, webhookId, dataRequestId: id }, "customers/data_request recorded: the export waits in the app");
       return;
     }
     case "CUSTOMERS_REDACT":

@@ -1,4 +1,5 @@
 import db from "../db.server";
+import { moduleLogger } from "../observability/logger.server";
 import { authenticate } from "../shopify.server";
 import { handleWebhook } from "./handlers.server";
 import { checkDelivery, type WebhookTopic } from "./signed-delivery";
@@ -13,11 +14,11 @@ export async function webhookAction(request: Request, expected: WebhookTopic): P
   const { shop, topic, payload, webhookId } = await authenticate.webhook(request);
   const check = checkDelivery(expected, { shop, topic, payload });
   if (!check.ok) {
-    console.warn(
-      `webhook refused: ${check.reason} (route ${expected}, X-Shopify-Topic ${topic}, X-Shopify-Shop-Domain ${shop}, delivery ${webhookId})`,
-    );
+    moduleLogger("webhooks").warn({ reason: check.reason, route: expected, topic, shop, webhookId }, "webhook refused");
     return new Response(null, { status: 400 });
   }
+  const started = performance.now();
   await handleWebhook(db, webhookId, check.delivery);
+  moduleLogger("webhooks").info({ topic, shop, webhookId, durationMs: Math.round(performance.now() - started) }, "webhook handled");
   return new Response(null, { status: 200 });
 }

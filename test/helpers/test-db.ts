@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import Database from "libsql";
 import { createPrismaClient } from "../../app/db.server";
 
 const MIGRATIONS = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));

@@ -83,7 +83,7 @@ beforeAll(async () => {
     }),
   ]);
   await queue.start();
-  globalThis.__etiquetteJobs = { ready: Promise.resolve(queue), reconcileIntervalMs: 60_000, stop: () => queue.stop({ graceMs: 0 }) };
+  globalThis.__etiquetteJobs = { ready: Promise.resolve(queue), reconcileIntervalMs: 60_000, state: () => "running", stop: () => queue.stop({ graceMs: 0 }) };
   routes = {
     collection: await import("../../app/routes/api.bulk-jobs"),
     preflight: await import("../../app/routes/api.bulk-jobs.preflight"),

@@ -78,7 +78,7 @@ beforeAll(async () => {
     }),
   ]);
   await queue.start();
-  globalThis.__etiquetteJobs = { ready: Promise.resolve(queue), reconcileIntervalMs: 60_000, stop: () => queue.stop({ graceMs: 0 }) };
+  globalThis.__etiquetteJobs = { ready: Promise.resolve(queue), reconcileIntervalMs: 60_000, state: () => "running", stop: () => queue.stop({ graceMs: 0 }) };
   routes = {
     preflight: await import("../../app/routes/app.bulk.new"),
     job: await import("../../app/routes/app.bulk.$id"),

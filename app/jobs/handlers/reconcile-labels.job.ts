@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { runDueReconciliations, type ReconcilerDeps } from "../../labels/reconcile.server";
+import { reconcilerOutcome } from "../../observability/metrics.server";
 import { defineJob, type JobDefinition } from "../registry";
 import { RECURRING_SINGLETON_KEY } from "../schedule.server";
 import type { JobQueue } from "../types";
@@ -20,6 +21,8 @@ export function reconcileLabelsJob(deps: ReconcilerDeps): JobDefinition {
     retryLimit: 0,
     async handle() {
       const outcomes = await runDueReconciliations(deps);
+      // "created, fulfillment created" -> "created"; "error: …" -> "error": a small, fixed set of metric labels.
+      for (const outcome of Object.values(outcomes)) reconcilerOutcome(outcome.split(/[,:( ]/)[0] || "other");
       const errors = Object.values(outcomes).filter((outcome) => outcome.startsWith("error")).length;
       if (errors > 0) deps.log?.(`pass ended with ${errors} error(s) out of ${Object.keys(outcomes).length}`);
     },

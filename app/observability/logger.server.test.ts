@@ -1,0 +1,92 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import type { DestinationStream } from "pino";
+import { createLogger, errorFields, forJob, REDACTED, withRequestId } from "./logger.server";
+
+function capture(level = "info") {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().split("\n").filter(Boolean));
+      done();
+    },
+  });
+  const logger = createLogger({ level, destination: destination as unknown as DestinationStream });
+  return { logger, lines, entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+// Canaries: none of these values may appear in any log line.
+const CANARIES = {
+  password: "canary-pa55word",
+  token: "canary-jwt-eyJhbGci",
+  accessToken: "shpat_canary",
+  authorization: "Bearer canary-bearer",
+  name: "Camille Canari",
+  address1: "12 rue du Canari",
+  city: "Canariville",
+  zip: "75999",
+  phone: "+33 6 99 99 99 99",
+  email: "camille@canari.example",
+};
+
+describe("the app logger", () => {
+  it("writes one JSON object per line with level, ISO time, message and the ids given", () => {
+    const { logger, entries } = capture();
+    forJob(logger.child({ module: "jobs" }), { id: "job-1", name: "label-order", shop: "shop-a.myshopify.com" }).info(
+      { orderId: "gid://shopify/Order/1" },
+      "job started",
+    );
+    const [entry] = entries();
+    expect(entry).toMatchObject({
+      level: "info",
+      msg: "job started",
+      module: "jobs",
+      jobId: "job-1",
+      job: "label-order",
+      shop: "shop-a.myshopify.com",
+      orderId: "gid://shopify/Order/1",
+    });
+    expect(new Date(String(entry?.time)).toISOString()).toBe(entry?.time);
+  });
+
+  it("adds the request id to every line logged while the request is handled, also after an await", async () => {
+    const { logger, entries } = capture();
+    await withRequestId("req-42", async () => {
+      logger.info("before");
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      logger.child({ module: "shopify" }).info("after");
+    });
+    logger.info("outside");
+    expect(entries().map((entry) => entry.requestId)).toEqual(["req-42", "req-42", undefined]);
+  });
+
+  it("honours the level and falls back to info for an unknown one", () => {
+    const quiet = capture("warn");
+    quiet.logger.info("hidden");
+    quiet.logger.warn("shown");
+    expect(quiet.entries().map((entry) => entry.msg)).toEqual(["shown"]);
+    const unknown = capture("loud");
+    unknown.logger.debug("hidden");
+    unknown.logger.info("shown");
+    expect(unknown.entries().map((entry) => entry.msg)).toEqual(["LOG_LEVEL is not a pino level; using info", "shown"]);
+  });
+
+  it("never writes a secret or a recipient's personal data, at the top level or nested (canary)", () => {
+    const { logger, lines } = capture("trace");
+    logger.info({ ...CANARIES }, "flat");
+    logger.warn({ request: { headers: { authorization: CANARIES.authorization, cookie: "session=canary" } } }, "headers");
+    logger.error({ payload: { shipping_address: { address1: CANARIES.address1, city: CANARIES.city } } }, "webhook");
+    logger.info({ account: { email: CANARIES.email, password: CANARIES.password } }, "account");
+    logger.info({ label: { receiver: { name: CANARIES.name, phone: CANARIES.phone, zip: CANARIES.zip } } }, "label");
+    logger.child({ session: { accessToken: CANARIES.accessToken } }).info("child bindings");
+    const text = lines.join("\n");
+    for (const value of Object.values(CANARIES)) expect(text).not.toContain(value);
+    expect(text).toContain(REDACTED);
+    expect(lines).toHaveLength(6);
+  });
+
+  it("logs an error as its type and message", () => {
+    expect(errorFields(new TypeError("boom"))).toEqual({ err: { type: "TypeError", message: "boom" } });
+    expect(errorFields("plain")).toEqual({ err: { type: "string", message: "plain" } });
+  });
+});

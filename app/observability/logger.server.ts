@@ -1,0 +1,169 @@
+/**
+ * The app's one logger (pino): one JSON object per line with `level` (a name), `time` (ISO 8601), `msg`, and the
+ * ids that say what it is about: `requestId`, `shop`, `orderId`, `jobId`. Modules take a child logger
+ * (`logger.child({ module: "jobs" })`, `forJob(...)`); the request id joins every line logged while a request is
+ * handled (AsyncLocalStorage, set by the server's request logging).
+ *
+ * Never logged: passwords, tokens, secrets, authorisation headers, cookies, a recipient's name, address, phone or
+ * e-mail. Those keys are redacted wherever they sit (REDACT_PATHS, tested); messages must not interpolate them.
+ *
+ * LOG_LEVEL: fatal | error | warn | info | debug | trace | silent (default info; silent under vitest unless set).
+ * LOG_FORMAT=pretty prints one readable line per entry (development); JSON otherwise.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from "pino";
+import { z } from "zod";
+
+export type { Logger } from "pino";
+
+const levelSchema = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+
+/** Keys whose values never reach a log line, at the top level and one or two objects deep. */
+const SECRET_KEYS = [
+  "password",
+  "encryptedPassword",
+  "token",
+  "accessToken",
+  "access_token",
+  "refreshToken",
+  "idToken",
+  "id_token",
+  "authorization",
+  "Authorization",
+  "cookie",
+  "Cookie",
+  "set-cookie",
+  "secret",
+  "apiSecret",
+  "apiSecretKey",
+  "apiKey",
+  "encryptionKey",
+  "sessionToken",
+  "jwt",
+] as const;
+
+/** A recipient's (or customer's) personal data, as the Shopify and label-service payloads name it. */
+const PERSONAL_KEYS = [
+  "name",
+  "firstName",
+  "lastName",
+  "first_name",
+  "last_name",
+  "company",
+  "address",
+  "address1",
+  "address2",
+  "street",
+  "city",
+  "zip",
+  "postcode",
+  "postal_code",
+  "phone",
+  "phone_number",
+  "email",
+  "shippingAddress",
+  "shipping_address",
+  "billingAddress",
+  "billing_address",
+  "recipient",
+  "receiver",
+  "customer",
+  "sender",
+] as const;
+
+const KEYS = [...SECRET_KEYS, ...PERSONAL_KEYS];
+
+function keyPath(prefix: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${prefix}${prefix ? "." : ""}${key}` : `${prefix}["${key}"]`;
+}
+
+/** pino redact paths: each key at depth 0, 1 and 2 (pino's wildcards cover one level each). */
+export const REDACT_PATHS: string[] = KEYS.flatMap((key) => [keyPath("", key), keyPath("*", key), keyPath("*.*", key)]);
+
+export const REDACTED = "[redacted]";
+
+type RequestContext = { requestId: string };
+const requestContext = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `fn` with `requestId` added to every line logged inside it (also across awaits). */
+export function withRequestId<T>(requestId: string, fn: () => T): T {
+  return requestContext.run({ requestId }, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}
+
+export type LoggerSettings = { level?: string; format?: string; destination?: DestinationStream };
+
+function settingsFromEnv(): LoggerSettings {
+  const underTest = process.env.VITEST !== undefined;
+  return { level: process.env.LOG_LEVEL ?? (underTest ? "silent" : "info"), format: process.env.LOG_FORMAT };
+}
+
+/** A logger with the app's format and redaction; `createLogger()` reads LOG_LEVEL and LOG_FORMAT. Tests pass a destination. */
+export function createLogger(settings: LoggerSettings = settingsFromEnv()): Logger {
+  const level = levelSchema.safeParse((settings.level ?? "info").toLowerCase());
+  const options: LoggerOptions = {
+    level: level.success ? level.data : "info",
+    base: { service: "etiquette" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    mixin() {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  };
+  const logger = settings.destination
+    ? pino(options, settings.destination)
+    : settings.format === "pretty"
+      ? pino(options, prettyDestination())
+      : pino(options);
+  if (!level.success) logger.warn({ LOG_LEVEL: settings.level }, "LOG_LEVEL is not a pino level; using info");
+  return logger;
+}
+
+/** Development output: `HH:MM:SS level msg key=value ...` on stdout (no extra package). */
+function prettyDestination(): DestinationStream {
+  return {
+    write(line: string) {
+      try {
+        const { time, level, msg, service: _service, ...rest } = JSON.parse(line) as Record<string, unknown>;
+        const fields = Object.entries(rest)
+          .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`)
+          .join(" ");
+        process.stdout.write(`${String(time).slice(11, 19)} ${String(level).padEnd(5)} ${String(msg ?? "")} ${fields}\n`);
+      } catch {
+        process.stdout.write(line);
+      }
+    },
+  };
+}
+
+declare global {
+  // One logger per process, also across Vite dev-server reloads.
+  var __etiquetteLogger: Logger | undefined;
+}
+
+/** The process's logger, created on first use (after the environment is final). */
+export function rootLogger(): Logger {
+  globalThis.__etiquetteLogger ??= createLogger();
+  return globalThis.__etiquetteLogger;
+}
+
+/** A child logger for one area of the app: `moduleLogger("jobs").info(...)`. */
+export function moduleLogger(module: string): Logger {
+  return rootLogger().child({ module });
+}
+
+/** The ids a job's lines carry. */
+export function forJob(logger: Logger, job: { id: string; name: string; shop: string }): Logger {
+  return logger.child({ jobId: job.id, job: job.name, shop: job.shop });
+}
+
+/** An error as loggable fields: its class and message, never its cause chain's payloads. */
+export function errorFields(error: unknown): { err: { type: string; message: string } } {
+  if (error instanceof Error) return { err: { type: error.name, message: error.message } };
+  return { err: { type: typeof error, message: String(error) } };
+}
