@@ -191,7 +191,7 @@ export default function BulkJobProgress() {
               <Badge tone={production ? "critical" : "info"}>{t(production ? "env.production" : "env.staging")}</Badge>
             </InlineStack>
             <ProgressBar progress={job.percent} tone={job.pollMs !== null ? "highlight" : "success"} animated={job.pollMs !== null} />
-            <InlineGrid columns={{ xs: 3, md: 6 }} gap="300">
+            <InlineGrid columns={{ xs: 1, sm: 3, md: 6 }} gap="300">
               <Count label={t("bulk.count.labelled")} value={counts.labelled} tone="success" />
               <Count label={t("bulk.count.refused")} value={counts.refused} tone="critical" />
               <Count label={t("bulk.count.blocked")} value={counts.blocked} tone="caution" />

@@ -189,10 +189,10 @@ describe.each(SETUPS.filter((setup) => setup.label !== "in process"))("two proce
       ),
     );
     const seconds = (Date.now() - started) / 1000;
-    // None reached a caller (every call returned its data). Shopify-side: none on PostgreSQL; on SQLite, whose two
-    // clients queue on the file lock, up to 2 of 64 answers were seen THROTTLED on a loaded machine (waited out by
-    // runAdmin). Open question, see decision 0180.
-    expect(counts.throttled).toBeLessThanOrEqual(label === "PostgreSQL" ? 0 : 3);
+    // None reached a caller (every call returned its data). Shopify-side, a loaded machine (CI, other suites on 2
+    // cores) showed up to 2 of 64 answers THROTTLED on SQLite and 1 on PostgreSQL, each waited out by runAdmin: the
+    // shared estimate keeps them rare, it does not make them impossible. Open question, see decision 0180.
+    expect(counts.throttled).toBeLessThanOrEqual(3);
     expect(counts.calls - counts.throttled).toBe(2 * 4 * CALLS_PER_WORKER);
     // The bucket is the only bound on spending: what was spent cannot exceed what it held plus what it restored.
     expect(counts.spent).toBeLessThanOrEqual(bucket.size + bucket.restoreRate * seconds + 1);

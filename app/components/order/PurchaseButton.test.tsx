@@ -8,7 +8,8 @@ import enPolaris from "@shopify/polaris/locales/en.json";
 import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { LocaleContext } from "../../i18n/translate";
+import { LocaleContext, MessagesContext } from "../../i18n/translate";
+import { messagesFor } from "../../i18n/translate.server";
 import { PurchaseButton } from "./PurchaseButton";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -28,6 +29,7 @@ function mount(charged: boolean) {
     root!.render(
       <AppProvider i18n={enPolaris}>
         <LocaleContext.Provider value="en">
+        <MessagesContext.Provider value={messagesFor("en")}>
           <form
             onSubmit={(event) => {
               event.preventDefault();
@@ -39,6 +41,7 @@ function mount(charged: boolean) {
               Create label
             </PurchaseButton>
           </form>
+        </MessagesContext.Provider>
         </LocaleContext.Provider>
       </AppProvider>,
     ),

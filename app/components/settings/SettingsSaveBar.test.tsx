@@ -10,7 +10,8 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { afterEach, describe, expect, it } from "vitest";
-import { LocaleContext } from "../../i18n/translate";
+import { LocaleContext, MessagesContext } from "../../i18n/translate";
+import { messagesFor } from "../../i18n/translate.server";
 import { settingsToFields } from "../../settings/shipping-settings-form";
 import { defaultShippingSettings } from "../../shipping/settings";
 import { ShippingSettingsCard } from "../ShippingSettingsCard";
@@ -44,8 +45,10 @@ async function mount() {
   const page = (
     <AppProvider i18n={enPolaris}>
       <LocaleContext.Provider value="en">
+        <MessagesContext.Provider value={messagesFor("en")}>
         <ShippingSettingsCard fields={fields} configured services={{ domestic: [], eu: [], world: [] }} maxBoxes={1} />
-      </LocaleContext.Provider>
+      </MessagesContext.Provider>
+        </LocaleContext.Provider>
     </AppProvider>
   );
   const router = createMemoryRouter([
