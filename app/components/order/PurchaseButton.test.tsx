@@ -29,24 +29,25 @@ function mount(charged: boolean) {
     root!.render(
       <AppProvider i18n={enPolaris}>
         <LocaleContext.Provider value="en">
-        <MessagesContext.Provider value={messagesFor("en")}>
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              submits.push(new FormData(event.currentTarget).get("intent") as string);
-            }}
-          >
-            <input type="hidden" name="intent" value="create" />
-            <PurchaseButton charged={charged} orderName="#1035" disabled={false} loading={false}>
-              Create label
-            </PurchaseButton>
-          </form>
-        </MessagesContext.Provider>
+          <MessagesContext.Provider value={messagesFor("en")}>
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                submits.push(new FormData(event.currentTarget).get("intent") as string);
+              }}
+            >
+              <input type="hidden" name="intent" value="create" />
+              <PurchaseButton charged={charged} orderName="#1035" disabled={false} loading={false}>
+                Create label
+              </PurchaseButton>
+            </form>
+          </MessagesContext.Provider>
         </LocaleContext.Provider>
       </AppProvider>,
     ),
   );
-  const button = (text: string) => [...document.querySelectorAll("button")].find((candidate) => candidate.textContent?.trim() === text);
+  const button = (text: string) =>
+    [...document.querySelectorAll("button")].find((candidate) => candidate.textContent?.trim() === text);
   return { submits, button };
 }
 

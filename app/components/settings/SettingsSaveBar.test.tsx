@@ -46,9 +46,14 @@ async function mount() {
     <AppProvider i18n={enPolaris}>
       <LocaleContext.Provider value="en">
         <MessagesContext.Provider value={messagesFor("en")}>
-        <ShippingSettingsCard fields={fields} configured services={{ domestic: [], eu: [], world: [] }} maxBoxes={1} />
-      </MessagesContext.Provider>
-        </LocaleContext.Provider>
+          <ShippingSettingsCard
+            fields={fields}
+            configured
+            services={{ domestic: [], eu: [], world: [] }}
+            maxBoxes={1}
+          />
+        </MessagesContext.Provider>
+      </LocaleContext.Provider>
     </AppProvider>
   );
   const router = createMemoryRouter([
@@ -75,7 +80,8 @@ async function mount() {
     });
     await settle();
   };
-  const button = (text: string) => [...document.querySelectorAll("button")].find((candidate) => candidate.textContent?.trim() === text);
+  const button = (text: string) =>
+    [...document.querySelectorAll("button")].find((candidate) => candidate.textContent?.trim() === text);
   return { submitted, city, type, button };
 }
 
@@ -86,7 +92,11 @@ describe("the shipping settings' unsaved-changes guard", () => {
     expect(button("Save shipping settings")).toBeDefined();
     await type("Lyon");
     expect(document.body.textContent).toContain("You have unsaved changes in the shipping settings");
-    expect([...document.querySelectorAll("button")].filter((candidate) => candidate.textContent?.trim() === "Save shipping settings")).toHaveLength(1);
+    expect(
+      [...document.querySelectorAll("button")].filter(
+        (candidate) => candidate.textContent?.trim() === "Save shipping settings",
+      ),
+    ).toHaveLength(1);
     act(() => button("Discard")!.click());
     await settle();
     expect(city().value).toBe("Paris");
@@ -94,7 +104,10 @@ describe("the shipping settings' unsaved-changes guard", () => {
   });
 
   it("inside the admin: App Bridge's Save Bar shows once a field changed, and its Save submits the form", async () => {
-    (window as { shopify?: unknown }).shopify = { toast: { show: () => undefined }, saveBar: { show: () => undefined, hide: () => undefined } };
+    (window as { shopify?: unknown }).shopify = {
+      toast: { show: () => undefined },
+      saveBar: { show: () => undefined, hide: () => undefined },
+    };
     const { submitted, type } = await mount();
     expect(saveBarCalls.at(-1)).toBe("hide");
     await type("Lyon");
@@ -105,6 +118,10 @@ describe("the shipping settings' unsaved-changes guard", () => {
     await settle();
     expect(submitted).toEqual(["saveShipping"]);
     // The card's own Save button is gone: the Save Bar is the form's save.
-    expect([...document.querySelectorAll("form button")].some((candidate) => candidate.closest("ui-save-bar") === null && /^Save/.test(candidate.textContent ?? ""))).toBe(false);
+    expect(
+      [...document.querySelectorAll("form button")].some(
+        (candidate) => candidate.closest("ui-save-bar") === null && /^Save/.test(candidate.textContent ?? ""),
+      ),
+    ).toBe(false);
   });
 });
