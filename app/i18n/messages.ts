@@ -1,4 +1,5 @@
 import { orderPageEn, orderPageFr } from "./messages-order-page";
+import { printEn, printFr } from "./messages-print";
 import { rulesEn, rulesFr } from "./messages-rules";
 
 /**
@@ -291,6 +292,7 @@ export const en = {
   "privacy.error.notFound": "This request does not exist for this shop. Open it again from the list.",
   ...orderPageEn,
   ...rulesEn,
+  ...printEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -581,6 +583,7 @@ export const fr: Record<MessageKey, string> = {
   "privacy.error.notFound": "Cette demande n'existe pas pour cette boutique. Rouvrez-la depuis la liste.",
   ...orderPageFr,
   ...rulesFr,
+  ...printFr,
 };
 
 export const MESSAGES = { en, fr } as const;

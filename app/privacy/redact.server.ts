@@ -35,6 +35,10 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, order
     });
     count += 1;
   }
+  // Merged print files hold the labels' addresses: drop any that includes one of these labels.
+  if (labels.length > 0) {
+    await db.printFile.deleteMany({ where: { shop, OR: labels.map((label) => ({ labelIdsJson: { contains: `"${label.id}"` } })) } });
+  }
   const attempts = await db.purchaseAttempt.findMany({ where: { shop, orderId: { in: [...orderIds] } } });
   for (const attempt of attempts) {
     await db.purchaseAttempt.update({
@@ -50,6 +54,7 @@ export async function deleteShopData(db: PrismaClient, shop: string): Promise<vo
   await db.$transaction([
     db.purchaseAttempt.deleteMany({ where: { shop } }),
     db.label.deleteMany({ where: { shop } }),
+    db.printFile.deleteMany({ where: { shop } }),
     db.labelServiceAccount.deleteMany({ where: { shop } }),
     db.shopSettings.deleteMany({ where: { shop } }),
     db.referenceCounter.deleteMany({ where: { shop } }),
