@@ -9,7 +9,7 @@
  *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
  *    emulators; points requested and spent over every Admin call (scripts/bench-shopify.ts).
  *
- * BENCH_ONLY=shopify runs only the last one.
+ * BENCH_ONLY=shopify runs only the last one. BENCH_ONLY=print runs only the print merge (scripts/bench-print.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -93,8 +93,11 @@ async function benchPurchase(dir: string): Promise<Result> {
 const only = process.env.BENCH_ONLY;
 const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-"));
 try {
-  if (only !== "shopify") await benchSpeed();
-  printLabelPoints(await benchLabelPoints());
+  if (only === "print") await (await import("./bench-print")).benchPrint();
+  else {
+    if (only !== "shopify") await benchSpeed();
+    printLabelPoints(await benchLabelPoints());
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
