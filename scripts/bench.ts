@@ -14,7 +14,8 @@
  *  - bulk: a BENCH_BULK_N-order bulk job against the sandbox's latency and the emulator's cost throttle, against its
  *    physical bound (scripts/bench-bulk.ts).
  *
- * BENCH_ONLY=speed, shopify, bulk or extensions runs only that one.
+ * BENCH_ONLY=speed, shopify, bulk, extensions or print runs only that one (print: scripts/bench-print.ts, merging 500
+ * labels into one PDF).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -107,6 +108,7 @@ try {
   if (!only || only === "shopify") printLabelPoints(await benchLabelPoints());
   if (!only || only === "bulk") await benchBulk();
   if (!only || only === "extensions") console.log(formatSizes(extensionSizes({ build: "if-stale" })));
+  if (!only || only === "print") await (await import("./bench-print")).benchPrint();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

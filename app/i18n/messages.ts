@@ -1,6 +1,7 @@
 import { bulkApiEn, bulkApiFr } from "./messages-bulk-api";
 import { bulkEn, bulkFr } from "./messages-bulk";
 import { orderPageEn, orderPageFr } from "./messages-order-page";
+import { printEn, printFr } from "./messages-print";
 import { rulesEn, rulesFr } from "./messages-rules";
 import { realEn, realFr } from "./messages-real";
 import { extensionsEn, extensionsFr } from "./messages-extensions";
@@ -299,6 +300,7 @@ export const en = {
   ...realEn,
   ...extensionsEn,
   ...bulkEn,
+  ...printEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -594,6 +596,7 @@ export const fr: Record<MessageKey, string> = {
   ...realFr,
   ...extensionsFr,
   ...bulkFr,
+  ...printFr,
 };
 
 export const MESSAGES = { en, fr } as const;

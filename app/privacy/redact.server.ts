@@ -57,6 +57,10 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, order
   if (orderIds.length === 0) return 0;
   const where = { shop, orderId: { in: [...orderIds] } };
   const [labels, attempts] = await Promise.all([db.label.findMany({ where }), db.purchaseAttempt.findMany({ where })]);
+  // Merged print files hold the labels' addresses: drop any that includes one of these labels.
+  if (labels.length > 0) {
+    await db.printFile.deleteMany({ where: { shop, OR: labels.map((label) => ({ labelIdsJson: { contains: `"${label.id}"` } })) } });
+  }
   return (await redactRows(db, { labels, attempts }, new Date())).labels;
 }
 
@@ -65,6 +69,7 @@ export async function deleteShopData(db: PrismaClient, shop: string): Promise<vo
   await db.$transaction([
     db.purchaseAttempt.deleteMany({ where: { shop } }),
     db.label.deleteMany({ where: { shop } }),
+    db.printFile.deleteMany({ where: { shop } }),
     db.labelServiceAccount.deleteMany({ where: { shop } }),
     db.shopSettings.deleteMany({ where: { shop } }),
     db.referenceCounter.deleteMany({ where: { shop } }),

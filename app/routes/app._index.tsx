@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { Form, useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
 import {
   Badge,
   BlockStack,
@@ -263,6 +263,15 @@ export default function OrdersToShip() {
 
   return (
     <Page title={t("orders.title")}>
+      <Form method="post" action="/app/print">
+        <input type="hidden" name="unprinted" value="1" />
+        <InlineStack gap="200" blockAlign="center">
+          <Button submit>{t("print.button.unprinted")}</Button>
+          <Text as="span" tone="subdued">
+            {t("print.button.unprintedHelp")}
+          </Text>
+        </InlineStack>
+      </Form>
       <BlockStack gap="400">
         <Card padding="0">
           <ListFilters params={params} loading={navigation.state === "loading"} go={go} />

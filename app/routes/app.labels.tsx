@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link as RemixLink, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, IndexTable, InlineStack, Link, Page, Select, Text, TextField } from "@shopify/polaris";
+import { Form, Link as RemixLink, useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams, useSubmit } from "@remix-run/react";
+import { Badge, BlockStack, Box, Button, Card, IndexTable, InlineStack, Link, Page, Select, Text, TextField, useIndexResourceState } from "@shopify/polaris";
 import { useContext, useState } from "react";
 import { z } from "zod";
 import { requireAdmin } from "../auth.server";
@@ -126,6 +126,15 @@ export default function LabelHistory() {
   const [environment, setEnvironment] = useState(filters.environment ?? "");
   const [from, setFrom] = useState(filters.from ?? "");
   const [to, setTo] = useState(filters.to ?? "");
+  // Print selected: only rows that are labels (an open attempt has no file) can be chosen.
+  const printable = rows.filter((row) => row.labelUrl);
+  const selection = useIndexResourceState(printable);
+  const submit = useSubmit();
+  const printSelected = () => {
+    const form = new FormData();
+    for (const id of selection.selectedResources) form.append("labelIds", id);
+    submit(form, { method: "post", action: "/app/print" });
+  };
 
   const pageLink = (target: number) => {
     const next = new URLSearchParams(searchParams);
@@ -173,8 +182,10 @@ export default function LabelHistory() {
             </Box>
           ) : (
             <IndexTable
-              selectable={false}
               itemCount={rows.length}
+              selectedItemsCount={selection.allResourcesSelected ? "All" : selection.selectedResources.length}
+              onSelectionChange={selection.handleSelectionChange}
+              promotedBulkActions={[{ content: t("print.button.selected", { count: selection.selectedResources.length }), onAction: printSelected }]}
               headings={[
                 { title: t("history.column.order") },
                 { title: t("history.column.date") },
@@ -192,7 +203,7 @@ export default function LabelHistory() {
               }}
             >
               {rows.map((row, index) => (
-                <IndexTable.Row id={row.id} key={row.id} position={index}>
+                <IndexTable.Row id={row.id} key={row.id} position={index} selected={selection.selectedResources.includes(row.id)} disabled={!row.labelUrl}>
                   <IndexTable.Cell>
                     <RemixLink to={orderPath(row.orderId)}>{row.orderName}</RemixLink>
                   </IndexTable.Cell>

@@ -381,6 +381,10 @@ export default function OrderLabel() {
                   <Button variant="primary" onClick={() => window.open(label.labelUrl, "_blank")}>
                     {t("order.label.print")}
                   </Button>
+                  <Form method="post" action="/app/print">
+                    <input type="hidden" name="labelIds" value={label.id} />
+                    <Button submit>{t("print.button.order")}</Button>
+                  </Form>
                   {label.trackingUrl ? (
                     <Link url={label.trackingUrl} target="_blank">
                       {t("order.label.trackingPage")}

@@ -1,0 +1,199 @@
+/**
+ * Label files from the label service's `label_url`: public links (the service's own answer carries no token for
+ * them), fetched with a timeout and a size cap, a few at a time, and cached on this instance's disk. A label's file
+ * never changes, so the cache is keyed by its URL; the cache is pruned (oldest first) when it grows past its bound.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { looksLikeLabelFile, printKindOf } from "./formats";
+
+export interface LabelFileRef {
+  id: string;
+  orderName: string;
+  labelUrl: string;
+  labelFormat: string;
+}
+
+export type FetchFailure = "noUrl" | "timeout" | "http" | "tooLarge" | "notALabelFile" | "network";
+
+/** A label file that could not be had; names the order so the merchant knows which label to look at. */
+export class LabelFileFetchError extends Error {
+  constructor(
+    readonly label: LabelFileRef,
+    readonly reason: FetchFailure,
+    readonly status?: number,
+  ) {
+    super(`label file of order ${label.orderName} (${label.id}): ${reason}${status ? ` ${status}` : ""}`);
+  }
+}
+
+export interface LabelFileOptions {
+  fetch?: typeof globalThis.fetch;
+  /** Folder of the cache; null turns the cache off. */
+  cacheDir?: string | null;
+  cacheMaxBytes?: number;
+  timeoutMs?: number;
+  maxFileBytes?: number;
+  concurrency?: number;
+}
+
+export interface LabelFiles {
+  get(label: LabelFileRef): Promise<Uint8Array>;
+  /** The files of many labels in the same order, `concurrency` at a time; the first failure rejects. */
+  getMany(labels: readonly LabelFileRef[]): Promise<Uint8Array[]>;
+}
+
+export const DEFAULT_LABEL_FILE_OPTIONS = {
+  cacheDir: path.join(tmpdir(), "etiquette-label-files"),
+  cacheMaxBytes: 256 * 1024 * 1024,
+  timeoutMs: 15_000,
+  maxFileBytes: 5 * 1024 * 1024,
+  concurrency: 6,
+} as const;
+
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array | "tooLarge"> {
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    return "tooLarge";
+  }
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return "tooLarge";
+    }
+    parts.push(value);
+  }
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+export function createLabelFiles(options: LabelFileOptions = {}): LabelFiles {
+  const settings = { ...DEFAULT_LABEL_FILE_OPTIONS, ...options };
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const cacheDir = settings.cacheDir;
+  let cacheBytes: number | null = null; // measured on first write
+  let pruning: Promise<void> | null = null;
+
+  const cachePath = (url: string) => (cacheDir ? path.join(cacheDir, createHash("sha256").update(url).digest("hex")) : null);
+
+  async function readCache(file: string | null): Promise<Uint8Array | null> {
+    if (!file) return null;
+    try {
+      const bytes = await readFile(file);
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined); // recently used files are pruned last
+      return new Uint8Array(bytes);
+    } catch {
+      return null;
+    }
+  }
+
+  async function prune(): Promise<void> {
+    if (!cacheDir) return;
+    const entries = await readdir(cacheDir).catch(() => [] as string[]);
+    const files = (
+      await Promise.all(
+        entries.map(async (name) => {
+          const full = path.join(cacheDir, name);
+          const info = await stat(full).catch(() => null);
+          return info?.isFile() ? { full, size: info.size, mtime: info.mtimeMs } : null;
+        }),
+      )
+    ).filter((entry): entry is { full: string; size: number; mtime: number } => entry !== null);
+    let total = files.reduce((sum, file) => sum + file.size, 0);
+    const target = settings.cacheMaxBytes * 0.8;
+    for (const file of files.sort((a, b) => a.mtime - b.mtime)) {
+      if (total <= target) break;
+      await rm(file.full, { force: true });
+      total -= file.size;
+    }
+    cacheBytes = total;
+  }
+
+  async function writeCache(file: string | null, bytes: Uint8Array): Promise<void> {
+    if (!file || !cacheDir) return;
+    try {
+      await mkdir(cacheDir, { recursive: true });
+      const temporary = `${file}.${randomUUID()}.tmp`;
+      await writeFile(temporary, bytes);
+      await rename(temporary, file);
+      if (cacheBytes === null) {
+        pruning ??= prune().finally(() => (pruning = null));
+        await pruning;
+      } else cacheBytes += bytes.byteLength;
+      if ((cacheBytes ?? 0) > settings.cacheMaxBytes) {
+        pruning ??= prune().finally(() => (pruning = null));
+        await pruning;
+      }
+    } catch {
+      // A cache that cannot be written only costs a download next time.
+    }
+  }
+
+  async function download(label: LabelFileRef): Promise<Uint8Array> {
+    if (!/^https?:\/\//i.test(label.labelUrl)) throw new LabelFileFetchError(label, "noUrl");
+    let response: Response;
+    try {
+      response = await fetchImpl(label.labelUrl, { signal: AbortSignal.timeout(settings.timeoutMs), redirect: "follow" });
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+      throw new LabelFileFetchError(label, timedOut ? "timeout" : "network");
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new LabelFileFetchError(label, "http", response.status);
+    }
+    let bytes: Uint8Array | "tooLarge";
+    try {
+      bytes = await readCapped(response, settings.maxFileBytes);
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+      throw new LabelFileFetchError(label, timedOut ? "timeout" : "network");
+    }
+    if (bytes === "tooLarge") throw new LabelFileFetchError(label, "tooLarge");
+    if (!looksLikeLabelFile(printKindOf(label.labelFormat), bytes)) throw new LabelFileFetchError(label, "notALabelFile");
+    return bytes;
+  }
+
+  async function get(label: LabelFileRef): Promise<Uint8Array> {
+    const file = cachePath(label.labelUrl);
+    const cached = await readCache(file);
+    if (cached) return cached;
+    const bytes = await download(label);
+    await writeCache(file, bytes);
+    return bytes;
+  }
+
+  async function getMany(labels: readonly LabelFileRef[]): Promise<Uint8Array[]> {
+    const results = new Array<Uint8Array>(labels.length);
+    let next = 0;
+    let failed = false;
+    const worker = async () => {
+      while (!failed && next < labels.length) {
+        const index = next++;
+        try {
+          results[index] = await get(labels[index] as LabelFileRef);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    };
+    const workers = Array.from({ length: Math.min(settings.concurrency, labels.length) }, worker);
+    const settled = await Promise.allSettled(workers);
+    const rejection = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    if (rejection) throw rejection.reason;
+    return results;
+  }
+
+  return { get, getMany };
+}

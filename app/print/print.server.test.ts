@@ -1,0 +1,158 @@
+import { PDFDocument } from "pdf-lib";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { createTestDatabase } from "../../test/helpers/test-db";
+import type { JobQueue } from "../jobs/types";
+import { translator } from "../i18n/translate.server";
+import { openPrintFile } from "./download.server";
+import { LabelFileFetchError, type LabelFileRef, type LabelFiles } from "./label-files.server";
+import { buildPrintFile, createPrintFiles, printBulkJob, PRINT_FILE_JOB, selectLabels } from "./print.server";
+import { printProblemText } from "./problem-text";
+
+const database = createTestDatabase();
+const db = database.prisma;
+afterAll(() => database.close());
+
+const A = "shop-a.myshopify.com";
+const B = "shop-b.myshopify.com";
+
+/** Label files by URL: a one-page PDF whose width is the order number (so the page order is readable), or ZPL. */
+function fakeFiles(failing: Set<string> = new Set()): LabelFiles & { fetched: string[] } {
+  const fetched: string[] = [];
+  const get = async (label: LabelFileRef) => {
+    fetched.push(label.labelUrl);
+    if (failing.has(label.labelUrl)) throw new LabelFileFetchError(label, "http", 503);
+    const n = Number(/(\d+)\.\w+$/.exec(label.labelUrl)?.[1]);
+    if (label.labelFormat.startsWith("ZPL")) return new TextEncoder().encode(`^XA^FD${n}^FS^XZ\n`);
+    const document = await PDFDocument.create();
+    document.addPage([n, 500]);
+    return document.save();
+  };
+  return { fetched, get, getMany: (labels) => Promise.all(labels.map(get)) };
+}
+
+let counter = 0;
+async function label(shop: string, orderNumber: number, labelFormat = "PDF_10x15_300dpi", extra: Record<string, unknown> = {}) {
+  counter += 1;
+  const extension = labelFormat.startsWith("ZPL") ? "zpl" : "pdf";
+  return db.label.create({
+    data: {
+      shop, orderId: `gid://shopify/Order/${orderNumber}`, orderName: `#${orderNumber}`, environment: "staging", customReference: `20261123-${counter}`,
+      serviceLabelId: `S${counter}`, trackingNumber: `T${counter}`, trackingUrl: "", labelUrl: `https://labels.test/${orderNumber}.${extension}`,
+      carrierName: "Colissimo", carrierServiceName: "DOM", labelFormat, requestSnapshotJson: "{}", createdAt: new Date(Date.UTC(2026, 10, 1, 0, counter)), ...extra,
+    },
+  });
+}
+
+beforeEach(async () => {
+  await db.printFile.deleteMany();
+  await db.label.deleteMany();
+});
+
+describe("createPrintFiles", () => {
+  it("merges the chosen orders into one PDF per format, in order-name order (#998 before #1002)", async () => {
+    for (const n of [1002, 998, 1010]) await label(A, n);
+    await label(A, 999, "PDF_A4_300dpi");
+    await label(A, 1001, "ZPL_10x15_203dpi");
+    await label(A, 1000, "ZPL_10x15_203dpi");
+    const labels = await selectLabels(db, A, { kind: "orders", orderIds: [998, 999, 1000, 1001, 1002, 1010].map((n) => `gid://shopify/Order/${n}`) });
+    const files = await createPrintFiles(db, A, labels, { files: fakeFiles() });
+    expect(files.map((file) => [file.format, file.labelCount, file.status])).toEqual([
+      ["PDF_10x15_300dpi", 3, "READY"],
+      ["PDF_A4_300dpi", 1, "READY"],
+      ["ZPL_10x15_203dpi", 2, "READY"],
+    ]);
+    const pdf = await openPrintFile(db, files[0]!.id, { shop: A });
+    if (pdf.kind !== "file") throw new Error(pdf.kind);
+    expect(pdf.contentType).toBe("application/pdf");
+    const merged = await PDFDocument.load(pdf.bytes);
+    expect(merged.getPages().map((page) => Math.round(page.getWidth()))).toEqual([998, 1002, 1010]);
+    const zpl = await openPrintFile(db, files[2]!.id, { shop: A });
+    if (zpl.kind !== "file") throw new Error(zpl.kind);
+    expect(zpl.fileName).toMatch(/\.zpl$/);
+    expect(zpl.contentType).toBe("application/octet-stream");
+    expect(new TextDecoder().decode(zpl.bytes)).toBe("^XA^FD1000^FS^XZ\n^XA^FD1001^FS^XZ\n");
+  });
+
+  it("prints in pick order by SKU when asked", async () => {
+    for (const n of [1, 2, 3]) await label(A, n + 100);
+    const labels = await selectLabels(db, A, { kind: "labels", labelIds: (await db.label.findMany()).map((row) => row.id) });
+    const skus = new Map([["gid://shopify/Order/101", ["TEA-B"]], ["gid://shopify/Order/102", ["TEA-A"]], ["gid://shopify/Order/103", []]]);
+    const [file] = await createPrintFiles(db, A, labels, { files: fakeFiles(), order: "sku", skus });
+    const pdf = await openPrintFile(db, file!.id, { shop: A });
+    if (pdf.kind !== "file") throw new Error(pdf.kind);
+    expect((await PDFDocument.load(pdf.bytes)).getPages().map((page) => Math.round(page.getWidth()))).toEqual([102, 101, 103]);
+  });
+
+  it("records the failing order, and says so in English and French", async () => {
+    await label(A, 1001);
+    await label(A, 1002);
+    const labels = await selectLabels(db, A, { kind: "orders", orderIds: ["gid://shopify/Order/1001", "gid://shopify/Order/1002"] });
+    const [file] = await createPrintFiles(db, A, labels, { files: fakeFiles(new Set(["https://labels.test/1002.pdf"])) });
+    expect(file).toMatchObject({ status: "FAILED", problem: { code: "fetch", params: { order: "#1002", reason: "http", status: 503 } } });
+    expect(printProblemText(translator("en"), file!.problem!)).toBe(
+      "The label of order #1002 could not be downloaded from the label service (error 503). Try again in a minute; if it keeps failing, open that label from the order's page.",
+    );
+    expect(printProblemText(translator("fr"), file!.problem!)).toContain("L’étiquette de la commande #1002 n’a pas pu être téléchargée");
+    expect(await openPrintFile(db, file!.id, { shop: A })).toMatchObject({ kind: "failed" });
+  });
+
+  it("queues a large merge as a job; the file is offered once the job built it", async () => {
+    for (let n = 1; n <= 5; n += 1) await label(A, 200 + n);
+    const enqueued: Array<{ name: string; payload: unknown }> = [];
+    const queue = { enqueue: async (name: string, data: { payload: unknown }) => (enqueued.push({ name, payload: data.payload }), "job-1") } as unknown as JobQueue;
+    const labels = await selectLabels(db, A, { kind: "unprinted" });
+    const files = fakeFiles();
+    const [file] = await createPrintFiles(db, A, labels, { files, queue, inlineLimit: 3 });
+    expect(file).toMatchObject({ status: "PENDING", labelCount: 5 });
+    expect(enqueued).toEqual([{ name: PRINT_FILE_JOB, payload: { printFileId: file!.id } }]);
+    expect(files.fetched).toEqual([]);
+    expect(await openPrintFile(db, file!.id, { shop: A })).toEqual({ kind: "pending" });
+    await buildPrintFile(db, file!.id, files);
+    expect(await openPrintFile(db, file!.id, { shop: A })).toMatchObject({ kind: "file" });
+  });
+
+  it("says there is nothing to print when the orders have no label", async () => {
+    await expect(createPrintFiles(db, A, [], { files: fakeFiles() })).rejects.toMatchObject({ problem: { code: "noLabels" } });
+  });
+});
+
+describe("openPrintFile", () => {
+  it("serves a file to its shop or its token only; another shop gets not found", async () => {
+    await label(A, 1);
+    const [file] = await createPrintFiles(db, A, await selectLabels(db, A, { kind: "unprinted" }), { files: fakeFiles() });
+    const row = await db.printFile.findUniqueOrThrow({ where: { id: file!.id } });
+    expect(await openPrintFile(db, file!.id, { shop: B })).toEqual({ kind: "notFound" });
+    expect(await openPrintFile(db, file!.id, { token: "not-the-token" })).toEqual({ kind: "notFound" });
+    expect(await openPrintFile(db, "missing", { shop: A })).toEqual({ kind: "notFound" });
+    expect(await openPrintFile(db, file!.id, { token: row.downloadToken })).toMatchObject({ kind: "file" });
+    expect(file!.url).toBe(`/api/print/files/${file!.id}?token=${row.downloadToken}`);
+    const later = new Date(Date.now() + 25 * 60 * 60 * 1000);
+    expect(await openPrintFile(db, file!.id, { shop: A }, later)).toEqual({ kind: "notFound" });
+  });
+
+  it("records when each label was printed, on download only, and Print unprinted then skips them", async () => {
+    const printed = await label(A, 1);
+    const other = await label(A, 2);
+    const otherShop = await label(B, 3);
+    const [file] = await createPrintFiles(db, A, await selectLabels(db, A, { kind: "labels", labelIds: [printed.id, otherShop.id] }), { files: fakeFiles() });
+    expect(file!.labelCount).toBe(1);
+    expect((await db.label.findUniqueOrThrow({ where: { id: printed.id } })).printedAt).toBeNull();
+    const at = new Date("2026-11-23T21:00:00Z");
+    await openPrintFile(db, file!.id, { shop: A }, at);
+    expect((await db.label.findUniqueOrThrow({ where: { id: printed.id } })).printedAt).toEqual(at);
+    expect((await db.label.findUniqueOrThrow({ where: { id: other.id } })).printedAt).toBeNull();
+    expect((await selectLabels(db, A, { kind: "unprinted" })).map((row) => row.id)).toEqual([other.id]);
+  });
+});
+
+describe("printBulkJob", () => {
+  it("prints a bulk job's labels, or only its unprinted ones, of this shop only", async () => {
+    const first = await label(A, 1, "PDF_10x15_300dpi", { printedAt: new Date() });
+    const second = await label(A, 2);
+    const foreign = await label(B, 3);
+    const all = await printBulkJob(db, A, { labelIds: [first.id, second.id, foreign.id] }, {}, { files: fakeFiles() });
+    expect(all.map((file) => file.labelCount)).toEqual([2]);
+    const unprinted = await printBulkJob(db, A, { labelIds: [first.id, second.id] }, { unprintedOnly: true }, { files: fakeFiles() });
+    expect(unprinted.map((file) => file.labelCount)).toEqual([1]);
+  });
+});
