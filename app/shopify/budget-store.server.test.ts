@@ -157,7 +157,7 @@ function countingClient(emulator: ShopifyEmulator, counts: { calls: number; thro
 const TWENTY_ORDERS = "query TwentyOrders { orders(first: 20) { nodes { id } } }";
 const twentyOrders = z.object({ orders: z.object({ nodes: z.array(z.object({ id: z.string() })) }) });
 
-describe.each(SETUPS.filter((setup) => setup.label !== "in process"))("two processes on one shop's budget ($label)", ({ label, setup }) => {
+describe.each(SETUPS.filter((setup) => setup.label !== "in process"))("two processes on one shop's budget ($label)", ({ setup }) => {
   let budgets: Budgets;
   let emulator: ShopifyEmulator;
   afterEach(async () => {
