@@ -99,6 +99,13 @@ export function preflightPage(preflight: BulkPreflight, locale: Locale) {
 export type PreflightPage = ReturnType<typeof preflightPage>;
 
 /** The label file of each label of a job (the progress page links them), scoped by the shop. */
+/** The job's labels for its Print buttons: all of them, and those never printed (no download of a file holding them). */
+export async function printableLabels(db: PrismaClient, shop: string, labelIds: readonly string[]): Promise<{ all: string[]; unprinted: string[] }> {
+  if (labelIds.length === 0) return { all: [], unprinted: [] };
+  const labels = await db.label.findMany({ where: { shop, id: { in: [...labelIds] } }, select: { id: true, printedAt: true }, orderBy: { orderName: "asc" } });
+  return { all: labels.map((label) => label.id), unprinted: labels.filter((label) => !label.printedAt).map((label) => label.id) };
+}
+
 export async function labelFiles(db: PrismaClient, shop: string, labelIds: readonly string[]): Promise<Map<string, string>> {
   if (labelIds.length === 0) return new Map();
   const labels = await db.label.findMany({ where: { shop, id: { in: [...labelIds] } }, select: { id: true, labelUrl: true } });

@@ -26,7 +26,7 @@ import { requireAdmin } from "../auth.server";
 import { cancelBulkJob, getBulkJob, retryFailedItems } from "../bulk/bulk-jobs.server";
 import { BulkSelectionError } from "../bulk/preflight.server";
 import type { BulkItemStatus, BulkJobStatus } from "../bulk/types";
-import { labelFiles, progressPage, type ProgressPage } from "../bulk/ui-pages.server";
+import { labelFiles, printableLabels, progressPage, type ProgressPage } from "../bulk/ui-pages.server";
 import { ChargeConfirmation } from "../components/bulk/ChargeConfirmation";
 import { plural } from "../components/bulk/plural";
 import { AppErrorPage } from "../components/AppErrorPage";
@@ -46,11 +46,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { admin, shop, demo } = await requireAdmin(request);
   const job = await getBulkJob(db, shop, params.id ?? "");
   if (!job) throw notFound();
-  const [dates, files] = await Promise.all([
+  const labelIds = job.items.flatMap((item) => (item.labelId ? [item.labelId] : []));
+  const [dates, files, printable] = await Promise.all([
     answeringShopifyBusy(dateContextFor(request, admin, shop)),
-    labelFiles(db, shop, job.items.flatMap((item) => (item.labelId ? [item.labelId] : []))),
+    labelFiles(db, shop, labelIds),
+    printableLabels(db, shop, labelIds),
   ]);
-  return { job: progressPage(job, localeFromRequest(request), dates, files), embedded: !demo };
+  return { job: progressPage(job, localeFromRequest(request), dates, files), print: printable, embedded: !demo };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -142,7 +144,7 @@ function Count({ label, value, tone }: { label: string; value: number; tone?: "s
 }
 
 export default function BulkJobProgress() {
-  const { job, embedded } = useLoaderData<typeof loader>();
+  const { job, print, embedded } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   const t = useT();
   const locale = useContext(LocaleContext);
@@ -241,6 +243,25 @@ export default function BulkJobProgress() {
                 {t("bulk.print.heading")}
               </Text>
               <Text as="p">{plural(t, locale, "bulk.print.body", labelled)}</Text>
+              {/* One file per label format (app/print): the whole job, or only the labels not printed yet. */}
+              <InlineStack gap="200">
+                <Form method="post" action="/app/print">
+                  {print.all.map((id) => (
+                    <input key={id} type="hidden" name="labelIds" value={id} />
+                  ))}
+                  <Button submit variant="primary" disabled={print.all.length === 0}>
+                    {t("bulk.print.all", { count: print.all.length })}
+                  </Button>
+                </Form>
+                {print.unprinted.length > 0 && print.unprinted.length < print.all.length ? (
+                  <Form method="post" action="/app/print">
+                    {print.unprinted.map((id) => (
+                      <input key={id} type="hidden" name="labelIds" value={id} />
+                    ))}
+                    <Button submit>{t("bulk.print.unprinted", { count: print.unprinted.length })}</Button>
+                  </Form>
+                ) : null}
+              </InlineStack>
             </BlockStack>
           </Card>
         ) : null}
