@@ -37,7 +37,7 @@ function sqliteShape(file: string): string[] {
     const rows = db
       .prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE '_prisma_migrations%' AND name NOT LIKE 'sqlite_%' ORDER BY type, name")
       .all() as { type: string; name: string; sql: string | null }[];
-    return rows.map((row) => `${row.type} ${row.name}: ${(row.sql ?? "").replace(/\s+/g, " ").trim()}`);
+    return rows.map((row) => `${row.type} ${row.name}: ${(row.sql ?? "").replace(/\s+/g, " ").replace(/ ?([,()]) ?/g, "$1").trim()}`);
   } finally {
     db.close();
   }
