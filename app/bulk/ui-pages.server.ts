@@ -99,6 +99,14 @@ export function preflightPage(preflight: BulkPreflight, locale: Locale) {
 export type PreflightPage = ReturnType<typeof preflightPage>;
 
 /** The label file of each label of a job (the progress page links them), scoped by the shop. */
+/** A bulk job's label ids for the print API (`{ bulkJobId }`), in order-name order; null for another shop's job. */
+export async function bulkJobLabelIds(db: PrismaClient, shop: string, bulkJobId: string): Promise<string[] | null> {
+  const job = await db.bulkJob.findFirst({ where: { id: bulkJobId, shop }, select: { id: true } });
+  if (!job) return null;
+  const items = await db.bulkJobItem.findMany({ where: { jobId: job.id, labelId: { not: null } }, select: { labelId: true }, orderBy: { orderName: "asc" } });
+  return items.flatMap((item) => (item.labelId ? [item.labelId] : []));
+}
+
 /** The job's labels for its Print buttons: all of them, and those never printed (no download of a file holding them). */
 export async function printableLabels(db: PrismaClient, shop: string, labelIds: readonly string[]): Promise<{ all: string[]; unprinted: string[] }> {
   if (labelIds.length === 0) return { all: [], unprinted: [] };

@@ -4,6 +4,7 @@
  * download (GET /api/print/files/:id with its token). Files of more than 50 labels are built by a job: their status
  * is PENDING and their url answers 202 until READY. Errors: { error: { code, message } } with 400/404/422.
  */
+import { bulkJobLabelIds } from "../bulk/ui-pages.server";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import db from "../db.server";
 import { apiJson, requireApiAdmin } from "../http/api-auth.server";
@@ -25,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = printRequestSchema.safeParse(body);
   if (!parsed.success) return fail(400, "invalid");
   try {
-    const files = await handlePrintRequest(db, api.shop, parsed.data, { files: appLabelFiles(), queue: await runningQueue(), admin: api.admin });
+    const files = await handlePrintRequest(db, api.shop, parsed.data, { files: appLabelFiles(), queue: await runningQueue(), admin: api.admin, bulkJobLabelIds });
     return apiJson(api, {
       files: files.map((file) => ({ ...file, message: file.problem ? printProblemText(t, file.problem) : null })),
     });

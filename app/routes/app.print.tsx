@@ -3,6 +3,7 @@
  * buttons (order page, label history selection, orders list "Print unprinted") post here; large files are built by
  * the print-file job and this page checks again every few seconds until they are ready.
  */
+import { bulkJobLabelIds } from "../bulk/ui-pages.server";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData, useRevalidator } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Button, Card, InlineStack, Page, Text } from "@shopify/polaris";
@@ -30,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const printRequest = printFormRequest(formFields(form), form.getAll("labelIds"));
   if (!printRequest) return { ok: false as const, problem: { code: "invalid", params: {} } };
   try {
-    const files = await handlePrintRequest(db, shop, printRequest, { files: appLabelFiles(), queue: await runningQueue(), admin });
+    const files = await handlePrintRequest(db, shop, printRequest, { files: appLabelFiles(), queue: await runningQueue(), admin, bulkJobLabelIds });
     return { ok: true as const, created: files.map((file) => file.id) };
   } catch (error) {
     if (error instanceof PrintRequestError) return { ok: false as const, problem: error.problem };
