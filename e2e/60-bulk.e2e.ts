@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, openJourney } from "./browser";
 import { root } from "./demo";
+import { inspectLabelPdf } from "./pdf";
 import { settled, tabTo, words, type Lang } from "./steps";
 
 const demo = inject("demo");
@@ -171,6 +172,30 @@ describe.each([
     expect(soldAfter.count - soldBefore.count).toBe(boughtByJob);
     expect(boughtByJob).toBe(ready);
     expect(Object.values(soldAfter.countByReference).every((sales) => sales === 1)).toBe(true);
+
+    // Print the whole job with the keyboard: one file per label format, offered on the print page; the file is a PDF
+    // holding a page for every label the job holds.
+    const labelledRows = rows.filter(([, status]) => status!.endsWith(t("bulk.item.status.LABELLED"))).length;
+    const printAll = page.getByRole("button", { name: t("bulk.print.all", { count: String(labelledRows) }), exact: true });
+    await tabTo(page, printAll, 400);
+    await page.keyboard.press("Enter");
+    const download = page.getByRole("link", { name: t("print.file.download") }).first();
+    await download.waitFor({ timeout: 60_000 });
+    await settled(page);
+    await journey.step("printed");
+    // Every file offered (one per label format) is fetched: together they hold one page per label of the job.
+    let pages = 0;
+    for (const link of await page.getByRole("link", { name: t("print.file.download") }).all()) {
+      const href = await link.getAttribute("href");
+      expect(href).toBeTruthy();
+      const file = await page.request.get(new URL(href!, page.url()).toString());
+      expect(file.status()).toBe(200);
+      if (!/^application\/pdf/.test(file.headers()["content-type"] ?? "")) continue;
+      const pdf = await inspectLabelPdf(await file.body());
+      expect(pdf.barcode.bars).toBeGreaterThan(20);
+      pages += pdf.pages;
+    }
+    expect(pages).toBe(labelledRows);
 
     // The recent jobs list it, reached from the navigation.
     // The layout's link (the page's back arrow has the same name).
