@@ -3,7 +3,7 @@
  * after a key rotation, redacted after the retention period by the recurring job.
  */
 import { randomBytes } from "node:crypto";
-import Database from "better-sqlite3";
+import Database from "libsql";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { exampleLabelRequest } from "../label-service/__fixtures__/example-request";
