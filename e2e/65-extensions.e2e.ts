@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, FrameLocator } from "playwright-core";
 import { bundlesStale, buildExtensions } from "../scripts/extension-sizes";
+import { inspectLabelPdf } from "./pdf";
 import { launchChromium, openJourney } from "./browser";
 import { root } from "./demo";
 
@@ -57,6 +58,8 @@ afterAll(async () => {
 
 const host = (extension: string, ids: string[], locale: "en" | "fr") =>
   `${demo.app}/dev/admin-host?${new URLSearchParams({ extension, ids: ids.join(","), locale })}`;
+/** The orders the selection action labels, printed afterwards by the selection print action. */
+const selectionIds: string[] = [];
 const modal = (frame: FrameLocator) => frame.locator("s-admin-action, s-admin-print-action").first();
 
 describe("admin extensions in the demo's admin host", () => {
@@ -116,7 +119,7 @@ describe("admin extensions in the demo's admin host", () => {
     const journey = await openJourney(browser, { name: "extensions-selection", locale: "en-US" });
     const { page } = journey;
     // 20 orders, read rather than assumed: the bulk journey (60) labelled the newest ones; some ready ones must remain.
-    const ids: string[] = [];
+    const ids = selectionIds;
     for (let number = 1001; number <= 1064 && ids.length < 20; number += 1) {
       const id = String(7_100_000_000 + number);
       if (id !== readyOrder && (await summaryOf(id))?.state === "ready") ids.push(id);
@@ -137,4 +140,33 @@ describe("admin extensions in the demo's admin host", () => {
     await journey.close();
     expect(journey.problems).toEqual([]);
   }, 300_000);
+  it.skipIf(!PRINT_API || !BULK_API)("orders selection print action: the selected orders' labels as one PDF, one page per label", async () => {
+    expect(selectionIds.length, "the selection action's orders (the test above)").toBeGreaterThan(0);
+    const labelled: string[] = [];
+    for (const id of selectionIds) if ((await summaryOf(id))?.state === "labelled") labelled.push(id);
+    expect(labelled.length).toBeGreaterThan(0);
+    const journey = await openJourney(browser, { name: "extensions-selection-print", locale: "fr-FR" });
+    const { page, context } = journey;
+    await page.goto(host("orders-print", selectionIds, "fr"));
+    const frame = page.frameLocator("iframe");
+    const print = frame.getByRole("button", { name: "Imprimer" });
+    await expect.poll(() => print.isEnabled(), { timeout: 60_000 }).toBe(true);
+    await journey.step("selection-print");
+    const src = await modal(frame).getAttribute("src");
+    expect(src).toBeTruthy();
+    const url = new URL(src!, demo.app).toString();
+    journey.allowHandedOverFile(url);
+    const answered = context.waitForEvent("response", (response) => response.url() === url);
+    const opened = context.waitForEvent("page");
+    await print.click();
+    const [response, tab] = await Promise.all([answered, opened]);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toMatch(/^application\/pdf/);
+    // The tab's viewer holds the file; the same link fetched again gives its bytes.
+    const pdf = await inspectLabelPdf(await (await page.request.get(url)).body());
+    expect(pdf.pages).toBe(labelled.length);
+    await tab.close();
+    await journey.close();
+    expect(journey.problems).toEqual([]);
+  }, 120_000);
 });
