@@ -46,7 +46,9 @@ afterAll(async () => {
 });
 
 async function startWorker(): Promise<ChildProcess> {
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "test/integration/fixtures/bulk-worker-process.ts")], {
+  // Node itself with tsx as a loader, not the tsx CLI: the signal reaches the process that handles it (the CLI is a
+  // parent that relays signals, and a SIGKILL to it would leave its child running).
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "test/integration/fixtures/bulk-worker-process.ts")], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: database.url, EMULATOR_URL: emulator.emulator.url, SANDBOX_URL: sandbox.url, LEASE_MS: "1500" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -54,7 +54,9 @@ interface Worker {
 }
 
 async function startWorker(): Promise<Worker> {
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "test/integration/fixtures/bulk-worker-sigterm.ts")], {
+  // Node itself with tsx as a loader, not the tsx CLI: the signal reaches the process that handles it (the CLI is a
+  // parent that relays signals, and a SIGKILL to it would leave its child running).
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "test/integration/fixtures/bulk-worker-sigterm.ts")], {
     cwd: root,
     env: { ...process.env, ...appTestEnv(database.url), EMULATOR_URL: emulator.emulator.url, SANDBOX_URL: sandbox.url, LEASE_MS: "1500" },
     stdio: ["ignore", "pipe", "pipe"],
