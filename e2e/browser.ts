@@ -72,6 +72,10 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
     page.on("requestfailed", (request) => {
       const errorText = request.failure()?.errorText ?? "?";
       if (handedOver.has(request.url()) && errorText === "net::ERR_ABORTED") return;
+      // Remix's route discovery (`/__manifest?p=…`) is a background fetch for links on screen; the browser aborts it
+      // when the page moves on first (a submit, a new document). Nothing the merchant asked for failed. Any other
+      // answer of it (an HTTP error) still counts below.
+      if (errorText === "net::ERR_ABORTED" && new URL(request.url()).pathname === "/__manifest") return;
       problems.push(`failed request: ${request.method()} ${request.url()} (${errorText})`);
     });
     page.on("response", (response) => {
