@@ -53,6 +53,18 @@ describe("parseConfig", () => {
     expect(problems.join("\n")).not.toContain("too-short-secret");
   });
 
+  it("reads the operations variables: metrics off when the token is empty, a short token or unknown log format named", () => {
+    const off = parseConfig({ ...valid, METRICS_TOKEN: "", LOG_FORMAT: "", HOST: "" });
+    expect(off.METRICS_TOKEN).toBeUndefined();
+    expect(off.HOST).toBeUndefined();
+    const on = parseConfig({ ...valid, METRICS_TOKEN: "a-long-enough-token", LOG_FORMAT: "pretty", HOST: "127.0.0.1" });
+    expect(on).toMatchObject({ METRICS_TOKEN: "a-long-enough-token", LOG_FORMAT: "pretty", HOST: "127.0.0.1" });
+    const problems = problemsOf({ ...valid, METRICS_TOKEN: "short", LOG_FORMAT: "colour" }).join("\n");
+    expect(problems).toMatch(/^METRICS_TOKEN must be at least 16 characters/m);
+    expect(problems).toMatch(/^LOG_FORMAT must be "pretty" or "json"/m);
+    expect(problems).not.toContain("short");
+  });
+
   it("accepts a base64 key and PostgreSQL URLs", () => {
     const config = parseConfig({
       ...valid,

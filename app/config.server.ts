@@ -102,6 +102,15 @@ export const envSchema = z
     SHOPIFY_ADMIN_EMULATOR_URL: httpUrl.optional(),
     // pino's levels (app/observability/logger.server.ts reads the same variable).
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** "pretty" for one readable line per entry in development; JSON lines otherwise (the logger reads it too). */
+    LOG_FORMAT: z.enum(["json", "pretty", ""], { error: 'must be "pretty" or "json" (or empty for JSON)' }).default(""),
+    /** Turns GET /metrics on; scrapers send it as a bearer token. Unset: /metrics answers 404. */
+    METRICS_TOKEN: z.preprocess(
+      (value) => (value === "" ? undefined : value),
+      z.string().min(16, "must be at least 16 characters (generate one with `openssl rand -hex 16`)").optional(),
+    ),
+    /** The interface the production server listens on (server.mjs); unset: every interface. */
+    HOST: z.preprocess((value) => (value === "" ? undefined : value), z.string().optional()),
   })
   .superRefine((env, ctx) => {
     if (env.RECONCILE_STALE_AFTER_MS <= env.LABEL_SERVICE_GENERATE_TIMEOUT_MS) {
