@@ -140,8 +140,9 @@ describe("status views", () => {
 
   it("each history filter selects exactly the rows whose status it names", () => {
     for (const status of HISTORY_STATUSES) {
-      const { fulfillment = [], attempts = [] } = historySelection(status);
-      expect([...fulfillment.map(labelHistoryStatus), ...attempts.map(attemptHistoryStatus)].every((shown) => shown === status)).toBe(true);
+      const { fulfillment = [], attempts = [], voided } = historySelection(status);
+      const shownLabel = (fulfillmentStatus: string) => labelHistoryStatus(fulfillmentStatus, voided ? "VOID" : null);
+      expect([...fulfillment.map(shownLabel), ...attempts.map(attemptHistoryStatus)].every((shown) => shown === status)).toBe(true);
       expect(fulfillment.length + attempts.length).toBeGreaterThan(0);
     }
     // No filter: every label, and every attempt that is not a label's (CREATED attempts are shown as their label).
