@@ -38,6 +38,17 @@ describe("deriveOrderLabelView", () => {
     });
   });
 
+  it("a void label is history: the order is offered a first label again; one being voided blocks a purchase", () => {
+    const voided = deriveOrderLabelView(facts({ attempts: [{ status: "CREATED" }], labels: [{ fulfillmentStatus: "CREATED", voidState: "VOID" }] }));
+    expect(voided).toMatchObject({ status: "none", primaryAction: "create", purchase: "first", canPurchase: true });
+    const voiding = deriveOrderLabelView(facts({ attempts: [{ status: "CREATED" }], labels: [{ fulfillmentStatus: "CREATED", voidState: "VOIDING" }] }));
+    expect(voiding).toMatchObject({ purchase: "none", canPurchase: false });
+    const relabelled = deriveOrderLabelView(
+      facts({ attempts: [{ status: "CREATED" }, { status: "CREATED" }], labels: [{ fulfillmentStatus: "CREATED", voidState: "VOID" }, { fulfillmentStatus: "CREATED", voidState: null }] }),
+    );
+    expect(relabelled).toMatchObject({ status: "fulfilled", purchase: "additional" });
+  });
+
   it("#1051: a refused purchase shows as such, and the order can be bought again (nothing was charged)", () => {
     const view = deriveOrderLabelView(facts({ attempts: [{ status: "REJECTED" }] }));
     expect(view).toMatchObject({ status: "rejected", primaryAction: "create", purchase: "first", canPurchase: true });
