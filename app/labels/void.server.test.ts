@@ -24,7 +24,7 @@ type Fulfillment = { id: string; status: string; trackingInfo: Tracking[] };
 /** The order in Shopify: its fulfillments (cancelled ones stay, as on Shopify), the calls and the summaries written. */
 function shopifyOrder(fulfillments: Fulfillment[], options: { cancel?: "busy" | "refuse" } = {}) {
   const state = { fulfillments, cancels: [] as string[], trackingUpdates: [] as Record<string, unknown>[], summaries: [] as { count: number; labels: { labelId: string }[] }[], cancel: options.cancel };
-  const admin = mockAdmin({
+  const base = mockAdmin({
     FulfillmentContext: () => ({
       data: {
         order: {
@@ -69,7 +69,8 @@ function shopifyOrder(fulfillments: Fulfillment[], options: { cancel?: "busy" | 
       return { data: { metafieldsSet: { metafields: [{ id: "gid://shopify/Metafield/1" }], userErrors: [] } } };
     },
   });
-  admin.pacing = { maxWaitMs: 0 };
+  // The caller never waits for Shopify's budget here: a THROTTLED answer is "busy" at once.
+  const admin = { ...base, pacing: { maxWaitMs: 0 } };
   return { admin, state };
 }
 
