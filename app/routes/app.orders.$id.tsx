@@ -249,6 +249,17 @@ function usePendingRefresh(pending: boolean, busy: boolean) {
   }, [pending, busy, revalidator, refreshes]);
 }
 
+/** The page's form that voids one label (confirmed in VoidLabelButton's dialog first). */
+function VoidLabelForm({ labelId, children }: { labelId: string; children: ReactNode }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="voidLabel" />
+      <input type="hidden" name="labelId" value={labelId} />
+      {children}
+    </Form>
+  );
+}
+
 /** A label's badge: its void state once asked, else its Shopify step. */
 function LabelBadge({ fulfillmentStatus, voidState }: { fulfillmentStatus: string; voidState: LabelVoidState | null }) {
   const t = useT();
@@ -289,15 +300,16 @@ function VoidedLabelNotice({
         </Text>
         {done ? null : (
           <InlineStack>
-            <VoidLabelButton
-              labelId={label.id}
-              orderName={orderName}
-              trackingNumber={label.trackingNumber}
-              serviceLabelId={label.serviceLabelId}
-              reference={label.customReference}
-              disabled={busy}
-              loading={busy}
-            />
+            <VoidLabelForm labelId={label.id}>
+              <VoidLabelButton
+                orderName={orderName}
+                trackingNumber={label.trackingNumber}
+                serviceLabelId={label.serviceLabelId}
+                reference={label.customReference}
+                disabled={busy}
+                loading={busy}
+              />
+            </VoidLabelForm>
           </InlineStack>
         )}
       </BlockStack>
@@ -452,15 +464,16 @@ export default function OrderLabel() {
                         {t("order.label.trackingPage")}
                       </Link>
                     ) : null}
-                    <VoidLabelButton
-                      labelId={label.id}
-                      orderName={data.orderName}
-                      trackingNumber={label.trackingNumber}
-                      serviceLabelId={label.serviceLabelId}
-                      reference={label.customReference}
-                      disabled={busy || isPushing(label.fulfillmentStatus)}
-                      loading={busy}
-                    />
+                    <VoidLabelForm labelId={label.id}>
+                      <VoidLabelButton
+                        orderName={data.orderName}
+                        trackingNumber={label.trackingNumber}
+                        serviceLabelId={label.serviceLabelId}
+                        reference={label.customReference}
+                        disabled={busy}
+                        loading={busy}
+                      />
+                    </VoidLabelForm>
                   </InlineStack>
                 )}
                 {/* Test labels (decision 0170): say whether this one reached Shopify. */}

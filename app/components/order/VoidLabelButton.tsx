@@ -1,4 +1,3 @@
-import { Form } from "@remix-run/react";
 import { BlockStack, Button, Modal, Text } from "@shopify/polaris";
 import { useRef, useState } from "react";
 import { useT } from "../../i18n/translate";
@@ -7,10 +6,10 @@ import { useT } from "../../i18n/translate";
  * The order page's "Void label" for one label (decision 0112). The click only opens a confirmation that says what
  * happens (the Shopify fulfillment with this tracking number is cancelled, the label is never printed again, nothing
  * is bought) and that the label service has no cancel: a refund, if due, is asked of the service with the label id
- * and reference shown. Only the dialog's "Void label" submits the form. Polaris' Modal, as for the purchase guard.
+ * and reference shown. Only the dialog's "Void label" submits the form the button sits in (the page's, with the
+ * `voidLabel` intent and the label's id). Polaris' Modal, as for the purchase guard.
  */
 export function VoidLabelButton({
-  labelId,
   orderName,
   trackingNumber,
   serviceLabelId,
@@ -18,7 +17,6 @@ export function VoidLabelButton({
   disabled,
   loading,
 }: {
-  labelId: string;
   orderName: string;
   trackingNumber: string;
   serviceLabelId: string;
@@ -28,16 +26,14 @@ export function VoidLabelButton({
 }) {
   const t = useT();
   const [confirming, setConfirming] = useState(false);
-  const form = useRef<HTMLFormElement>(null);
+  const anchor = useRef<HTMLSpanElement>(null);
   const confirm = () => {
     setConfirming(false);
-    // The modal is rendered outside the form (a portal): submit the label's form, through Remix.
-    form.current?.requestSubmit();
+    // The modal is rendered outside the form (a portal): submit the form the button sits in, through Remix.
+    anchor.current?.closest("form")?.requestSubmit();
   };
   return (
-    <Form method="post" ref={form}>
-      <input type="hidden" name="intent" value="voidLabel" />
-      <input type="hidden" name="labelId" value={labelId} />
+    <span ref={anchor}>
       <Button tone="critical" variant="plain" disabled={disabled} loading={loading} onClick={() => setConfirming(true)}>
         {t("void.button")}
       </Button>
@@ -57,6 +53,6 @@ export function VoidLabelButton({
           </BlockStack>
         </Modal.Section>
       </Modal>
-    </Form>
+    </span>
   );
 }
