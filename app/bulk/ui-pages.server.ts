@@ -12,6 +12,7 @@ import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { BulkSelectionError } from "./preflight.server";
 import { bulkReasonText, groupText } from "./reasons";
 import { BULK_JOB_MAX_ORDERS, type BulkJobSummary, type BulkJobView, type BulkPreflight } from "./types";
+import { LIVE_LABEL } from "../labels/status";
 
 /** Ids as the list posts them: one field, comma separated, each an Order GID or its number. */
 const idsField = z
@@ -110,13 +111,15 @@ export async function bulkJobLabelIds(db: PrismaClient, shop: string, bulkJobId:
 /** The job's labels for its Print buttons: all of them, and those never printed (no download of a file holding them). */
 export async function printableLabels(db: PrismaClient, shop: string, labelIds: readonly string[]): Promise<{ all: string[]; unprinted: string[] }> {
   if (labelIds.length === 0) return { all: [], unprinted: [] };
-  const labels = await db.label.findMany({ where: { shop, id: { in: [...labelIds] } }, select: { id: true, printedAt: true }, orderBy: { orderName: "asc" } });
+  // A void label is never printed again (decision 0112).
+  const labels = await db.label.findMany({ where: { shop, id: { in: [...labelIds] }, ...LIVE_LABEL }, select: { id: true, printedAt: true }, orderBy: { orderName: "asc" } });
   return { all: labels.map((label) => label.id), unprinted: labels.filter((label) => !label.printedAt).map((label) => label.id) };
 }
 
 export async function labelFiles(db: PrismaClient, shop: string, labelIds: readonly string[]): Promise<Map<string, string>> {
   if (labelIds.length === 0) return new Map();
-  const labels = await db.label.findMany({ where: { shop, id: { in: [...labelIds] } }, select: { id: true, labelUrl: true } });
+  // A void label's file link is hidden.
+  const labels = await db.label.findMany({ where: { shop, id: { in: [...labelIds] }, ...LIVE_LABEL }, select: { id: true, labelUrl: true } });
   return new Map(labels.map((label) => [label.id, label.labelUrl]));
 }
 

@@ -10,6 +10,7 @@ import { labelServiceClientFor } from "../labels/gateway.server";
 import { labelOrder, type LabelContext } from "../labels/label-order.server";
 import { loadOrderLabel, type ServiceLookup } from "../labels/order-label.server";
 import { reasonText } from "../labels/reasons";
+import { isLiveLabel } from "../labels/status";
 import { countryName } from "../shipping/problem-texts";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import type { CreateLabelAnswer, OrderLabelState, OrderLabelSummary } from "./order-label-api";
@@ -50,7 +51,9 @@ export async function loadOrderLabelSummary(
   const blocking = view.problems.filter((problem) => problem.severity === "blocking");
   const inFlight = view.attempts.filter((attempt) => IN_FLIGHT.has(attempt.status));
   let state: OrderLabelState;
-  if (!view.fulfillmentOrderId) state = view.labels.length > 0 ? "labelled" : "nothing_to_ship";
+  // A void label is history (decision 0112): not the order's label, never offered to print.
+  const live = view.labels.filter(isLiveLabel);
+  if (!view.fulfillmentOrderId) state = live.length > 0 ? "labelled" : "nothing_to_ship";
   else if (inFlight.length > 0) state = "pending";
   else if (blocking.length > 0) state = "blocked";
   else state = "ready";
@@ -80,7 +83,7 @@ export async function loadOrderLabelSummary(
       : null,
     problems: blocking.map((problem) => ({ message: problem.message[locale], fix: problem.fix[locale] })),
     note: state === "pending" ? pendingNote(locale, inFlight[0]?.customReference ?? "?") : null,
-    labels: view.labels.map(labelOf),
+    labels: live.map(labelOf),
   };
 }
 

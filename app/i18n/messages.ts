@@ -2,6 +2,7 @@ import { bulkApiEn, bulkApiFr } from "./messages-bulk-api";
 import { bulkEn, bulkFr } from "./messages-bulk";
 import { orderPageEn, orderPageFr } from "./messages-order-page";
 import { printEn, printFr } from "./messages-print";
+import { voidEn, voidFr } from "./messages-void";
 import { rulesEn, rulesFr } from "./messages-rules";
 import { realEn, realFr } from "./messages-real";
 import { extensionsEn, extensionsFr } from "./messages-extensions";
@@ -110,6 +111,7 @@ export const en = {
   "history.status.needs_review": "Needs review",
   "history.status.pending": "In progress",
   "history.status.rejected": "Rejected (not charged)",
+  "history.status.voided": "Void",
   "history.openLabel": "Label file",
   "history.compare.title": "Compare with the label service",
   "history.compare.body": "Lists the labels the service has for this shop's {environment} account and flags those this app has no record of.",
@@ -301,6 +303,7 @@ export const en = {
   ...extensionsEn,
   ...bulkEn,
   ...printEn,
+  ...voidEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -406,6 +409,7 @@ export const fr: Record<MessageKey, string> = {
   "history.status.needs_review": "À vérifier",
   "history.status.pending": "En cours",
   "history.status.rejected": "Refusée (non facturée)",
+  "history.status.voided": "Annulée",
   "history.openLabel": "Fichier de l'étiquette",
   "history.compare.title": "Comparer avec le service d'étiquettes",
   "history.compare.body": "Liste les étiquettes du compte {environment} de la boutique chez le service et signale celles que l'application ne connaît pas.",
@@ -597,6 +601,7 @@ export const fr: Record<MessageKey, string> = {
   ...extensionsFr,
   ...bulkFr,
   ...printFr,
+  ...voidFr,
 };
 
 export const MESSAGES = { en, fr } as const;

@@ -16,7 +16,7 @@ import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import { note, storedNoteOf, type Note } from "./notes";
-import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, isFulfilled, isPushing, PUSHING_FULFILLMENT_STATUSES } from "./status";
+import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, isFulfilled, isPushing, LIVE_LABEL, PUSHING_FULFILLMENT_STATUSES } from "./status";
 import { shopifyStepFor } from "./shopify-step.server";
 
 /** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
@@ -36,14 +36,14 @@ export interface OrderLabelSummaryEntry {
 
 /** The JSON document stored in the order's `$app` metafield. */
 export interface OrderLabelSummary {
-  /** All labels bought for the order in this shop, including those not listed below. */
+  /** All live labels of the order in this shop, including those not listed below (a void label is left out). */
   count: number;
   /** The most recent labels, oldest first, at most SUMMARY_MAX_LABELS. */
   labels: OrderLabelSummaryEntry[];
 }
 
 export async function orderLabelSummary(db: PrismaClient, shop: string, orderId: string): Promise<OrderLabelSummary> {
-  const where = { shop, orderId };
+  const where = { shop, orderId, ...LIVE_LABEL };
   const [count, latest] = await Promise.all([
     db.label.count({ where }),
     db.label.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: SUMMARY_MAX_LABELS }),
@@ -112,6 +112,7 @@ export async function stuckFulfillments(db: PrismaClient, now: Date, limit = 20,
     where: {
       fulfillmentStatus: { in: [...PUSHING_FULFILLMENT_STATUSES] },
       updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) },
+      ...LIVE_LABEL,
     },
     orderBy: { updatedAt: "asc" },
     take: limit,
@@ -141,6 +142,8 @@ async function claim(db: PrismaClient, shop: string, labelId: string, now: Date,
     where: {
       id: labelId,
       shop,
+      // A label being voided or void never goes (back) to Shopify (decision 0112).
+      ...LIVE_LABEL,
       OR: [
         { fulfillmentStatus: { in: [...CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST] } },
         { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },

@@ -6,7 +6,7 @@ import { readNote, type BilingualText } from "./notes";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { LabelEnvironment } from "./accounts.server";
 
-import { attemptHistoryStatus, historySelection, isAttemptRejected, labelHistoryStatus, type HistoryStatus } from "./status";
+import { attemptHistoryStatus, historySelection, isAttemptRejected, isLiveLabel, labelHistoryStatus, type HistoryStatus } from "./status";
 
 export interface HistoryFilters {
   status?: HistoryStatus;
@@ -42,7 +42,11 @@ export async function labelHistory(db: PrismaClient, shop: string, filters: Hist
   const [labels, attempts] = await Promise.all([
     selection.fulfillment
       ? db.label.findMany({
-          where: { ...common, ...(filters.status ? { fulfillmentStatus: { in: [...selection.fulfillment] } } : {}) },
+          where: {
+            ...common,
+            ...(filters.status ? { fulfillmentStatus: { in: [...selection.fulfillment] } } : {}),
+            ...(selection.voided === undefined ? {} : selection.voided ? { voidState: "VOID" } : { OR: [{ voidState: null }, { NOT: { voidState: "VOID" } }] }),
+          },
           orderBy: { createdAt: "desc" },
           take: PAGE_SIZE * page + 1,
         })
@@ -64,10 +68,11 @@ export async function labelHistory(db: PrismaClient, shop: string, filters: Hist
       orderName: label.orderName,
       environment: label.environment,
       customReference: label.customReference,
-      status: labelHistoryStatus(label.fulfillmentStatus),
+      status: labelHistoryStatus(label.fulfillmentStatus, label.voidState),
       trackingNumber: label.trackingNumber,
       trackingUrl: label.trackingUrl || null,
-      labelUrl: label.labelUrl || null,
+      // A label being voided or void is never printed again: its file link is not offered.
+      labelUrl: isLiveLabel(label) ? label.labelUrl || null : null,
       carrier: label.carrierName,
       error: readNote(label.fulfillmentError),
       createdAt: label.createdAt.toISOString(),

@@ -32,7 +32,7 @@ import { labelProblem } from "./problems";
 import { nextLabelIndex, purchaseLabel, slotHolder, type LabelServicePort, type OutcomeError, type PurchaseResult } from "./purchase.server";
 import { reconcileAttempt } from "./settle.server";
 import type { Reason } from "./reasons";
-import { FULFILLMENT, isFulfillmentFailed, labelFulfillmentStatus } from "./status";
+import { FULFILLMENT, isFulfillmentFailed, labelFulfillmentStatus, LIVE_LABEL } from "./status";
 
 export type { Reason };
 
@@ -194,7 +194,7 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
   }
   let labelIndex = 1;
   if (additional) {
-    const [labelled, next] = await Promise.all([db.label.count({ where: { shop, orderId: id } }), nextLabelIndex(db, shop, id)]);
+    const [labelled, next] = await Promise.all([db.label.count({ where: { shop, orderId: id, ...LIVE_LABEL } }), nextLabelIndex(db, shop, id)]);
     if (labelled === 0) return { kind: "outcome", outcome: { kind: "blocked", problems: [labelProblem("no_first_label", { orderName: order.name })] } };
     if (requestedIndex !== next) return { kind: "outcome", outcome: { kind: "blocked", problems: [labelProblem("page_out_of_date", { orderName: order.name })] } };
     labelIndex = next;

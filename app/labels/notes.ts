@@ -102,6 +102,10 @@ const NOTE_TEXTS = {
     en: (p) => `Shopify is busy; the label is saved. Use Retry in a moment to send it to Shopify (order ${p.order})`,
     fr: (p) => `Shopify est occupé ; l'étiquette est enregistrée. Utilisez « Réessayer » dans un instant pour l'envoyer à Shopify (commande ${p.order})`,
   },
+  void_shopify_busy: {
+    en: (p) => `Shopify was busy while voiding the label of order ${p.order}; void it again in a moment, nothing is cancelled twice`,
+    fr: (p) => `Shopify était occupé pendant l'annulation de l'étiquette de la commande ${p.order} ; annulez-la à nouveau dans un instant, rien n'est annulé deux fois`,
+  },
   /** Shopify's (or the runtime's) own words: kept as they are, in both languages. */
   fulfillment_error: {
     en: (p) => p.detail ?? "",

@@ -17,6 +17,7 @@ import { retryFulfillment } from "./fulfill.server";
 import { orderGid, overridesFromForm } from "./order-label.server";
 import type { LabelServicePort } from "./purchase.server";
 import { absenceProven, attachNow, canRelease, reconcileNow, releaseReviewedAttempt } from "./settle.server";
+import { voidLabel, type VoidOutcome } from "./void.server";
 
 /** The service's refusal in the merchant's language (the client gives English and French). */
 function readableError(error: { message: string; messageFr?: string }, locale: "en" | "fr" = "en"): string {
@@ -36,6 +37,8 @@ const intentSchema = z.discriminatedUnion("intent", [
   // The slot the page offered: a resubmitted form names a taken slot and gets that label back.
   z.object({ intent: z.literal("createAdditional"), box: z.string().optional(), labelIndex: z.coerce.number().int().min(2) }),
   z.object({ intent: z.literal("retryFulfillment"), labelId: z.string().min(1) }),
+  // Confirmed in the page's dialog; never buys (app/labels/void.server.ts).
+  z.object({ intent: z.literal("voidLabel"), labelId: z.string().min(1) }),
   z.object({ intent: z.literal("checkAttempt"), attemptId: z.string().min(1) }),
   z.object({ intent: z.literal("releaseAttempt"), attemptId: z.string().min(1) }),
   z.object({ intent: z.literal("attachLabel"), attemptId: z.string().min(1), serviceLabelId: z.string().trim().min(1).max(200) }),
@@ -83,6 +86,7 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
         return { tone: "info", notice: { key: "order.inProgress" } };
     }
   }
+  if (action.intent === "voidLabel") return voidNotice(await voidLabel({ db, admin }, { shop, labelId: action.labelId, orderId: orderGid(context.orderId) }), context.locale);
   /** An attempt of this shop and order, or 404 (a guessed id finds nothing). */
   const ownAttempt = async (id: string) => {
     const attempt = await db.purchaseAttempt.findFirst({ where: { id, shop, orderId: orderGid(context.orderId) } });
@@ -154,5 +158,27 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
       const problems = serviceFieldProblems(said.fieldErrors, outcome.attempt?.orderName ?? context.orderId);
       return { tone: "critical", notice: { key: "order.rejected.summary" }, detail: said.text, ...(problems.length ? { problems } : {}) };
     }
+  }
+}
+
+/** A void's outcome as the page's notice: the label id and reference to quote for a refund are always named. */
+export function voidNotice(outcome: VoidOutcome, locale: "en" | "fr" = "en"): OrderActionResult {
+  if (outcome.kind === "not_found") throw new Response("Not found", { status: 404 });
+  const { label } = outcome;
+  const values = { tracking: label.trackingNumber, order: label.orderName, labelId: label.serviceLabelId, reference: label.customReference };
+  switch (outcome.kind) {
+    case "voided": {
+      if (outcome.alreadyVoid) return { tone: "info", notice: { key: "void.already", values } };
+      const key = outcome.shopify === "tracking_removed" ? "void.done.trackingRemoved" : outcome.shopify === "none" ? "void.done.notInShopify" : "void.done";
+      return { tone: "success", notice: { key, values } };
+    }
+    case "in_progress":
+      return { tone: "info", notice: { key: "void.inProgress", values } };
+    case "pushing":
+      return { tone: "warning", notice: { key: "void.pushing", values } };
+    case "busy":
+      return { tone: "warning", notice: { key: "void.busy", values: { ...values, seconds: String(Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))) } } };
+    case "failed":
+      return { tone: "critical", notice: { key: "void.failed", values: { ...values, message: readableError({ message: outcome.message }, locale) } } };
   }
 }

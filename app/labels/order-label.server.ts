@@ -17,6 +17,7 @@ import { toE164 } from "../shipping/phone";
 import { firstPerPath } from "./order-edit-fields";
 import { checkOrderEdits, previewAsEdits, toCommaAmount } from "./order-edits.server";
 import { nextLabelIndex } from "./purchase.server";
+import { isLiveLabel } from "./status";
 
 /** A placeholder reference for previews; the real one is allocated at purchase time. */
 export const PREVIEW_REFERENCE = "00000000-000";
@@ -89,7 +90,7 @@ export async function loadOrderLabel(
     settings,
     fulfillmentOrderId,
     // Labelled and nothing left to ship: the draft of an explicit additional parcel (whole order).
-    wholeOrder: labels.length > 0 && !fulfillmentOrderId,
+    wholeOrder: labels.some(isLiveLabel) && !fulfillmentOrderId,
     boxName: options.boxName,
     carrier,
     customReference: PREVIEW_REFERENCE,

@@ -4,11 +4,11 @@
  * page uses. Always scoped by shop (a guessed order id from another shop finds nothing).
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { attemptStatus, labelFulfillmentStatus, type AttemptStatus, type LabelFulfillmentStatus } from "./status";
+import { attemptStatus, labelFulfillmentStatus, labelVoidState, type AttemptStatus, type LabelFulfillmentStatus, type LabelVoidState } from "./status";
 
 export interface OrderRowLabelFacts {
   attempts: { status: AttemptStatus }[];
-  labels: { fulfillmentStatus: LabelFulfillmentStatus }[];
+  labels: { fulfillmentStatus: LabelFulfillmentStatus; voidState: LabelVoidState | null }[];
   /** The newest label's file, when the order has one. */
   labelUrl: string | null;
 }
@@ -23,7 +23,7 @@ export async function labelFactsByOrder(
   const [labels, attempts] = await Promise.all([
     db.label.findMany({
       where: { shop, orderId: { in: [...orderIds] } },
-      select: { orderId: true, fulfillmentStatus: true, labelUrl: true },
+      select: { orderId: true, fulfillmentStatus: true, labelUrl: true, voidState: true },
       orderBy: { createdAt: "asc" },
     }),
     db.purchaseAttempt.findMany({
@@ -38,8 +38,10 @@ export async function labelFactsByOrder(
   for (const label of labels) {
     const own = facts.get(label.orderId);
     if (!own) continue;
-    own.labels.push({ fulfillmentStatus: labelFulfillmentStatus(label.fulfillmentStatus) });
-    if (label.labelUrl) own.labelUrl = label.labelUrl;
+    const voidState = labelVoidState(label.voidState);
+    own.labels.push({ fulfillmentStatus: labelFulfillmentStatus(label.fulfillmentStatus), voidState });
+    // A void label's file is never offered again.
+    if (label.labelUrl && voidState === null) own.labelUrl = label.labelUrl;
   }
   return facts;
 }

@@ -38,6 +38,17 @@ describe("deriveOrderLabelView", () => {
     });
   });
 
+  it("a void label is history: the order is offered a first label again; one being voided blocks a purchase", () => {
+    const voided = deriveOrderLabelView(facts({ attempts: [{ status: "CREATED" }], labels: [{ fulfillmentStatus: "CREATED", voidState: "VOID" }] }));
+    expect(voided).toMatchObject({ status: "none", primaryAction: "create", purchase: "first", canPurchase: true });
+    const voiding = deriveOrderLabelView(facts({ attempts: [{ status: "CREATED" }], labels: [{ fulfillmentStatus: "CREATED", voidState: "VOIDING" }] }));
+    expect(voiding).toMatchObject({ purchase: "none", canPurchase: false });
+    const relabelled = deriveOrderLabelView(
+      facts({ attempts: [{ status: "CREATED" }, { status: "CREATED" }], labels: [{ fulfillmentStatus: "CREATED", voidState: "VOID" }, { fulfillmentStatus: "CREATED", voidState: null }] }),
+    );
+    expect(relabelled).toMatchObject({ status: "fulfilled", purchase: "additional" });
+  });
+
   it("#1051: a refused purchase shows as such, and the order can be bought again (nothing was charged)", () => {
     const view = deriveOrderLabelView(facts({ attempts: [{ status: "REJECTED" }] }));
     expect(view).toMatchObject({ status: "rejected", primaryAction: "create", purchase: "first", canPurchase: true });
@@ -140,8 +151,9 @@ describe("status views", () => {
 
   it("each history filter selects exactly the rows whose status it names", () => {
     for (const status of HISTORY_STATUSES) {
-      const { fulfillment = [], attempts = [] } = historySelection(status);
-      expect([...fulfillment.map(labelHistoryStatus), ...attempts.map(attemptHistoryStatus)].every((shown) => shown === status)).toBe(true);
+      const { fulfillment = [], attempts = [], voided } = historySelection(status);
+      const shownLabel = (fulfillmentStatus: string) => labelHistoryStatus(fulfillmentStatus, voided ? "VOID" : null);
+      expect([...fulfillment.map(shownLabel), ...attempts.map(attemptHistoryStatus)].every((shown) => shown === status)).toBe(true);
       expect(fulfillment.length + attempts.length).toBeGreaterThan(0);
     }
     // No filter: every label, and every attempt that is not a label's (CREATED attempts are shown as their label).

@@ -16,6 +16,31 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 export const LABEL_FULFILLMENT_STATUSES = ["PENDING", "IN_PROGRESS", "CREATED", "FAILED", "SKIPPED_TEST"] as const;
 export type LabelFulfillmentStatus = (typeof LABEL_FULFILLMENT_STATUSES)[number];
 
+/**
+ * A label's void (decision 0112), `Label.voidState`: null while live; VOIDING once the merchant confirmed (the intent,
+ * recorded before Shopify is called, so a retry resumes it); VOID once its fulfillment is cancelled.
+ */
+export const LABEL_VOID_STATES = ["VOIDING", "VOID"] as const;
+export type LabelVoidState = (typeof LABEL_VOID_STATES)[number];
+
+/** A stored void state; one this code does not know is read as VOIDING (never printed, never live again by mistake). */
+export function labelVoidState(value: string | null | undefined): LabelVoidState | null {
+  if (value === null || value === undefined) return null;
+  return LABEL_VOID_STATES.find((state) => state === value) ?? "VOIDING";
+}
+
+export function isVoid(voidState: string | null | undefined): boolean {
+  return labelVoidState(voidState) === "VOID";
+}
+
+/** Neither void nor being voided: the label ships a parcel, can be printed, and counts as the order's label. */
+export function isLiveLabel(label: { voidState?: string | null }): boolean {
+  return labelVoidState(label.voidState) === null;
+}
+
+/** The database filter for live labels (print selections, the order's summary, the list's facts). */
+export const LIVE_LABEL = { voidState: null } as const;
+
 /** Each status by name, typed: `ATTEMPT.UNKNOWN` is of type "UNKNOWN". */
 function named<const T extends string>(values: readonly T[]): { readonly [K in T]: K } {
   return Object.fromEntries(values.map((value) => [value, value])) as { readonly [K in T]: K };
@@ -84,10 +109,11 @@ export function isFulfillmentFailed(fulfillmentStatus: string): boolean {
 }
 
 /** The statuses of the label history's rows (labels and attempts together). */
-export const HISTORY_STATUSES = ["created", "fulfilled", "fulfillment_failed", "needs_review", "pending", "rejected"] as const;
+export const HISTORY_STATUSES = ["created", "fulfilled", "fulfillment_failed", "voided", "needs_review", "pending", "rejected"] as const;
 export type HistoryStatus = (typeof HISTORY_STATUSES)[number];
 
-export function labelHistoryStatus(fulfillmentStatus: string): HistoryStatus {
+export function labelHistoryStatus(fulfillmentStatus: string, voidState?: string | null): HistoryStatus {
+  if (isVoid(voidState)) return "voided";
   if (isFulfilled(fulfillmentStatus)) return "fulfilled";
   if (isFulfillmentFailed(fulfillmentStatus)) return "fulfillment_failed";
   return "created";
@@ -103,17 +129,24 @@ export function attemptHistoryStatus(status: string): HistoryStatus {
  * What a history filter selects: the labels' Shopify steps (undefined: labels not wanted) and the attempts' statuses
  * (undefined: attempts not wanted). A created attempt is its label's row, never listed twice.
  */
-export function historySelection(status: HistoryStatus | undefined): { fulfillment?: readonly LabelFulfillmentStatus[]; attempts?: readonly AttemptStatus[] } {
+export function historySelection(status: HistoryStatus | undefined): {
+  fulfillment?: readonly LabelFulfillmentStatus[];
+  attempts?: readonly AttemptStatus[];
+  /** Labels only: void ones (true), not void ones (false), or both (undefined). */
+  voided?: boolean;
+} {
   switch (status) {
     case undefined:
       return { fulfillment: LABEL_FULFILLMENT_STATUSES, attempts: [ATTEMPT.PENDING, ATTEMPT.UNKNOWN, ATTEMPT.NEEDS_REVIEW, ATTEMPT.REJECTED] };
     case "created":
       // Stored, not (yet) in Shopify: being pushed, or a test label kept out of it (decision 0170).
-      return { fulfillment: [...PUSHING_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST] };
+      return { fulfillment: [...PUSHING_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST], voided: false };
     case "fulfilled":
-      return { fulfillment: [FULFILLMENT.CREATED] };
+      return { fulfillment: [FULFILLMENT.CREATED], voided: false };
     case "fulfillment_failed":
-      return { fulfillment: [FULFILLMENT.FAILED] };
+      return { fulfillment: [FULFILLMENT.FAILED], voided: false };
+    case "voided":
+      return { fulfillment: LABEL_FULFILLMENT_STATUSES, voided: true };
     case "needs_review":
       return { attempts: [ATTEMPT.NEEDS_REVIEW] };
     case "rejected":
@@ -184,8 +217,8 @@ export interface Blocker {
 export interface OrderLabelFacts {
   /** The order's attempts, oldest first. */
   attempts: readonly { status: AttemptStatus }[];
-  /** The order's stored labels, oldest first. */
-  labels: readonly { fulfillmentStatus: LabelFulfillmentStatus }[];
+  /** The order's stored labels, oldest first (a void one is history: it neither counts nor blocks). */
+  labels: readonly { fulfillmentStatus: LabelFulfillmentStatus; voidState?: LabelVoidState | null }[];
   /**
    * What blocks a first label, as far as the caller knows: the page passes the mapper's blocking problems, the list
    * what its row shows (no shipping address, nothing that ships as a parcel).
@@ -225,11 +258,14 @@ const TONES: Record<OrderLabelStatus, BadgeTone> = {
  */
 export function deriveOrderLabelView(facts: OrderLabelFacts): OrderLabelView {
   const attempts = facts.attempts.map((attempt) => attempt.status);
-  const hasLabel = facts.labels.length > 0;
+  // A label being voided blocks a purchase (its slot is released only once the void is done), like a push.
+  const voiding = facts.labels.some((label) => label.voidState === "VOIDING");
+  const labels = facts.labels.filter(isLiveLabel);
+  const hasLabel = labels.length > 0;
   const inFlight = attempts.some(isAttemptInFlight);
   const reviewing = attempts.some(needsReview);
   // A label still being pushed to Shopify: another label now would race its fulfillment.
-  const pushing = facts.labels.some((label) => isPushing(label.fulfillmentStatus));
+  const pushing = voiding || labels.some((label) => isPushing(label.fulfillmentStatus));
   const relevant = facts.blockers.filter((blocker) => !(hasLabel && IRRELEVANT_WHEN_LABELLED.has(blocker.code)));
   const hardBlocked = relevant.some((blocker) => !blocker.editable);
 
@@ -243,11 +279,11 @@ export function deriveOrderLabelView(facts: OrderLabelFacts): OrderLabelView {
   } else if (inFlight) {
     status = "pending";
     primaryAction = "check";
-  } else if (facts.labels.some((label) => isFulfillmentFailed(label.fulfillmentStatus))) {
+  } else if (labels.some((label) => isFulfillmentFailed(label.fulfillmentStatus))) {
     status = "fulfillment_failed";
     primaryAction = "retryFulfillment";
   } else if (hasLabel) {
-    status = facts.labels.every((label) => isFulfilled(label.fulfillmentStatus)) ? "fulfilled" : "created";
+    status = labels.every((label) => isFulfilled(label.fulfillmentStatus)) ? "fulfilled" : "created";
     primaryAction = "openLabel";
   } else if (hardBlocked) {
     status = "not_shippable";
@@ -311,12 +347,12 @@ export function rowBlockers(row: {
  */
 export function pageLabelFacts(input: {
   attempts: readonly { status: string }[];
-  labels: readonly { fulfillmentStatus: string }[];
+  labels: readonly { fulfillmentStatus: string; voidState?: string | null }[];
   problems: readonly { code: string; severity: string; editable: boolean }[];
 }): OrderLabelFacts {
   return {
     attempts: input.attempts.map((attempt) => ({ status: attemptStatus(attempt.status) })),
-    labels: input.labels.map((label) => ({ fulfillmentStatus: labelFulfillmentStatus(label.fulfillmentStatus) })),
+    labels: input.labels.map((label) => ({ fulfillmentStatus: labelFulfillmentStatus(label.fulfillmentStatus), voidState: labelVoidState(label.voidState) })),
     blockers: input.problems
       .filter((problem) => problem.severity === "blocking")
       .map((problem) => ({ code: problem.code, editable: problem.editable })),

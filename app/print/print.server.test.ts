@@ -156,3 +156,22 @@ describe("printBulkJob", () => {
     expect(unprinted.map((file) => file.labelCount)).toEqual([1]);
   });
 });
+
+describe("void labels (decision 0112)", () => {
+  it("are never printed again: not by order, not by id, not as unprinted, not from a file asked for before the void", async () => {
+    const live = await label(A, 1001);
+    const voided = await label(A, 1002, "PDF_10x15_300dpi", { voidState: "VOID" });
+    const voiding = await label(A, 1003, "PDF_10x15_300dpi", { voidState: "VOIDING" });
+    const ids = (labels: { id: string }[]) => labels.map((entry) => entry.id).sort();
+    expect(ids(await selectLabels(db, A, { kind: "orders", orderIds: ["gid://shopify/Order/1001", "gid://shopify/Order/1002", "gid://shopify/Order/1003"] }))).toEqual([live.id]);
+    expect(ids(await selectLabels(db, A, { kind: "labels", labelIds: [live.id, voided.id, voiding.id] }))).toEqual([live.id]);
+    expect(ids(await selectLabels(db, A, { kind: "unprinted" }))).toEqual([live.id]);
+
+    // A file asked for while both were live, built after one was voided, holds only the live one.
+    const other = await label(A, 1004);
+    const [pending] = await createPrintFiles(db, A, [live, other].map((entry) => ({ ...entry })), { files: fakeFiles(), queue: { enqueue: async () => {} } as unknown as JobQueue, inlineLimit: 0 });
+    await db.label.update({ where: { id: other.id }, data: { voidState: "VOID" } });
+    const built = await buildPrintFile(db, pending!.id, fakeFiles());
+    expect(built).toMatchObject({ status: "READY", labelCount: 1 });
+  });
+});

@@ -10,6 +10,7 @@ import { groupByFormat, printKindOf } from "./formats";
 import { LabelFileFetchError, type LabelFiles } from "./label-files.server";
 import { concatenateThermal, mergePdf, UnreadableLabelFileError } from "./merge";
 import { sortForPrint, type PrintOrder } from "./order";
+import { LIVE_LABEL } from "../labels/status";
 
 export const INLINE_LIMIT = 50;
 /** Most labels one print request takes (the bench's 500, with room). */
@@ -57,11 +58,11 @@ const LABEL_SELECT = { id: true, orderId: true, orderName: true, labelUrl: true,
 
 export async function selectLabels(db: PrismaClient, shop: string, selection: PrintSelection): Promise<PrintableLabel[]> {
   if (selection.kind === "labels") {
-    return db.label.findMany({ where: { shop, id: { in: [...new Set(selection.labelIds)] } }, select: LABEL_SELECT });
+    return db.label.findMany({ where: { shop, id: { in: [...new Set(selection.labelIds)] }, ...LIVE_LABEL }, select: LABEL_SELECT });
   }
   if (selection.kind === "orders") {
     const labels = await db.label.findMany({
-      where: { shop, orderId: { in: [...new Set(selection.orderIds)] } },
+      where: { shop, orderId: { in: [...new Set(selection.orderIds)] }, ...LIVE_LABEL },
       select: LABEL_SELECT,
       orderBy: { createdAt: "desc" },
     });
@@ -71,7 +72,7 @@ export async function selectLabels(db: PrismaClient, shop: string, selection: Pr
     return [...newest.values()];
   }
   return db.label.findMany({
-    where: { shop, printedAt: null, labelUrl: { not: "" } },
+    where: { shop, printedAt: null, labelUrl: { not: "" }, ...LIVE_LABEL },
     select: LABEL_SELECT,
     orderBy: { createdAt: "desc" },
     take: Math.min(selection.limit ?? 500, MAX_LABELS_PER_PRINT),
@@ -165,7 +166,8 @@ export async function buildPrintFile(db: PrismaClient, printFileId: string, file
   const row = await db.printFile.findUniqueOrThrow({ where: { id: printFileId } });
   if (row.status !== "PENDING") return row;
   const ids = JSON.parse(row.labelIdsJson) as string[];
-  const found = await db.label.findMany({ where: { shop: row.shop, id: { in: ids } }, select: LABEL_SELECT });
+  // A label voided after the file was asked for is left out too: a void label is never printed again.
+  const found = await db.label.findMany({ where: { shop: row.shop, id: { in: ids }, ...LIVE_LABEL }, select: LABEL_SELECT });
   const byId = new Map(found.map((label) => [label.id, label]));
   const labels = ids.map((id) => byId.get(id)).filter((label): label is PrintableLabel => label !== undefined);
   try {

@@ -90,6 +90,7 @@ const TONES: Record<HistoryStatus, "success" | "critical" | "warning" | "info" |
   created: "info",
   fulfilled: "success",
   fulfillment_failed: "critical",
+  voided: undefined,
   needs_review: "warning",
   pending: "info",
   rejected: undefined,

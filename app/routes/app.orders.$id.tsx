@@ -23,6 +23,7 @@ import { EditableField as OrderField } from "../components/order/EditableField";
 import { fieldErrors } from "../components/order/problem-text";
 import { ProblemsBanner } from "../components/order/ProblemsBanner";
 import { PurchaseButton } from "../components/order/PurchaseButton";
+import { VoidLabelButton } from "../components/order/VoidLabelButton";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import { readForm } from "../http/form.server";
@@ -36,7 +37,19 @@ import { handleOrderLabelAction } from "../labels/order-label-actions.server";
 import { shopifyTrackingInfo } from "../labels/carriers";
 import { readNote } from "../labels/notes";
 import { uniqueProblems } from "../labels/order-edit-fields";
-import { deriveOrderLabelView, isFulfilled, isFulfillmentFailed, isPushing, isSkippedTest, isUnsettledAttempt, needsReview, pageLabelFacts } from "../labels/status";
+import {
+  deriveOrderLabelView,
+  isFulfilled,
+  isFulfillmentFailed,
+  isLiveLabel,
+  isPushing,
+  isSkippedTest,
+  isUnsettledAttempt,
+  labelVoidState,
+  needsReview,
+  pageLabelFacts,
+  type LabelVoidState,
+} from "../labels/status";
 import { isFulfillmentStuck } from "../labels/fulfill.server";
 import { isEditableProblem, loadOrderLabel } from "../labels/order-label.server";
 import { absenceProven, canRelease } from "../labels/settle.server";
@@ -115,8 +128,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       environment: label.environment,
       fulfillmentStatus: label.fulfillmentStatus,
       fulfillmentError: readNote(label.fulfillmentError),
-      fulfillmentStuck: isFulfillmentStuck(label, new Date()),
+      fulfillmentStuck: isLiveLabel(label) && isFulfillmentStuck(label, new Date()),
       createdAt: formatDateTime(label.createdAt, dates),
+      // What a refund request to the label service quotes (decision 0112).
+      serviceLabelId: label.serviceLabelId,
+      customReference: label.customReference,
+      voidState: labelVoidState(label.voidState),
+      voidedAt: label.voidedAt ? formatDateTime(label.voidedAt, dates) : null,
+      voidError: readNote(label.voidError),
     })),
     labelView,
     refusal: labelView.status === "rejected" && lastAttempt ? readNote(lastAttempt.errorJson) : null,
@@ -230,6 +249,74 @@ function usePendingRefresh(pending: boolean, busy: boolean) {
   }, [pending, busy, revalidator, refreshes]);
 }
 
+/** The page's form that voids one label (confirmed in VoidLabelButton's dialog first). */
+function VoidLabelForm({ labelId, children }: { labelId: string; children: ReactNode }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="voidLabel" />
+      <input type="hidden" name="labelId" value={labelId} />
+      {children}
+    </Form>
+  );
+}
+
+/** A label's badge: its void state once asked, else its Shopify step. */
+function LabelBadge({ fulfillmentStatus, voidState }: { fulfillmentStatus: string; voidState: LabelVoidState | null }) {
+  const t = useT();
+  if (voidState) return <Badge tone={voidState === "VOID" ? undefined : "warning"}>{t(voidState === "VOID" ? "void.badge" : "void.badge.voiding")}</Badge>;
+  if (isFulfilled(fulfillmentStatus)) return <Badge tone="success">{t("order.fulfillment.created")}</Badge>;
+  if (isFulfillmentFailed(fulfillmentStatus)) return <Badge tone="critical">{t("label.status.failed")}</Badge>;
+  if (isSkippedTest(fulfillmentStatus)) return <Badge tone="attention">{t("real.fulfillment.skippedTest")}</Badge>;
+  return <Badge tone="info">{t("order.fulfillment.pending")}</Badge>;
+}
+
+/**
+ * A void (or half-voided) label: no file link, when it was voided, and the label id and reference to quote to the
+ * label service for a refund (it has no cancel). A void that stopped offers Void label again to finish it.
+ */
+function VoidedLabelNotice({
+  label,
+  orderName,
+  busy,
+}: {
+  label: { id: string; trackingNumber: string; serviceLabelId: string; customReference: string; voidState: LabelVoidState | null; voidedAt: string | null; voidError: { en: string; fr: string } | null };
+  orderName: string;
+  busy: boolean;
+}) {
+  const t = useT();
+  const locale = useContext(LocaleContext);
+  const done = label.voidState === "VOID";
+  return (
+    <Banner tone={done ? "info" : "warning"}>
+      <BlockStack gap="200">
+        <Text as="p">{done ? t("void.card.voided", { date: label.voidedAt ?? "" }) : t("void.card.voiding")}</Text>
+        {label.voidError ? (
+          <Text as="p" tone="subdued">
+            {label.voidError[locale]}
+          </Text>
+        ) : null}
+        <Text as="p" fontWeight="semibold">
+          {t("void.card.refund", { labelId: label.serviceLabelId, reference: label.customReference })}
+        </Text>
+        {done ? null : (
+          <InlineStack>
+            <VoidLabelForm labelId={label.id}>
+              <VoidLabelButton
+                orderName={orderName}
+                trackingNumber={label.trackingNumber}
+                serviceLabelId={label.serviceLabelId}
+                reference={label.customReference}
+                disabled={busy}
+                loading={busy}
+              />
+            </VoidLabelForm>
+          </InlineStack>
+        )}
+      </BlockStack>
+    </Banner>
+  );
+}
+
 export default function OrderLabel() {
   const data = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
@@ -245,10 +332,12 @@ export default function OrderLabel() {
   // What the merchant typed, kept across a change of box (the loader runs again, the page stays mounted); cleared
   // once a label is bought so the next form starts from the order's data.
   const [edits, setEdits] = useState<Record<string, string>>({});
+  const liveLabels = data.labels.filter(isLiveLabel);
   useEffect(() => setEdits({}), [data.labels.length]);
   const value = (name: string, initial: string) => edits[name] ?? initial;
   const edit = (name: string, next: string) => setEdits((current) => ({ ...current, [name]: next }));
-  const hasLabel = data.labels.length > 0;
+  // A void label is history: the order is bought a first label again, not an additional one.
+  const hasLabel = liveLabels.length > 0;
   // Once labelled, the draft's problems are not "to fix before buying" any more; an additional label's own
   // problems come back from its action.
   const blocking = hasLabel ? [] : data.problems.filter((problem) => problem.severity === "blocking");
@@ -256,7 +345,7 @@ export default function OrderLabel() {
   const actionProblems = (result && "problems" in result ? result.problems : undefined) ?? [];
   const problems = uniqueProblems([...actionProblems, ...blocking]);
   const errors = fieldErrors(problems, locale);
-  const pushing = data.labels.some((label) => isPushing(label.fulfillmentStatus));
+  const pushing = liveLabels.some((label) => isPushing(label.fulfillmentStatus));
   usePendingRefresh(data.attempts.some((attempt) => !needsReview(attempt.status)) || pushing, busy);
   useRefreshWhenReady(data.servicesLoading);
   const [carrierName, serviceName] = carrierKey.split("|");
@@ -345,25 +434,7 @@ export default function OrderLabel() {
                   <Text as="h2" variant="headingMd">
                     {t("order.label.title")} · {label.carrier}
                   </Text>
-                  <Badge
-                    tone={
-                      isFulfilled(label.fulfillmentStatus)
-                        ? "success"
-                        : isFulfillmentFailed(label.fulfillmentStatus)
-                          ? "critical"
-                          : isSkippedTest(label.fulfillmentStatus)
-                            ? "attention"
-                            : "info"
-                    }
-                  >
-                    {isFulfilled(label.fulfillmentStatus)
-                      ? t("order.fulfillment.created")
-                      : isFulfillmentFailed(label.fulfillmentStatus)
-                        ? t("label.status.failed")
-                        : isSkippedTest(label.fulfillmentStatus)
-                          ? t("real.fulfillment.skippedTest")
-                          : t("order.fulfillment.pending")}
-                  </Badge>
+                  <LabelBadge fulfillmentStatus={label.fulfillmentStatus} voidState={label.voidState} />
                 </InlineStack>
                 <Text as="p" tone="subdued">
                   {label.createdAt}
@@ -374,31 +445,45 @@ export default function OrderLabel() {
                     {label.trackingNumber}
                   </Text>
                 </Text>
-                <InlineStack gap="300">
-                  <Button url={label.labelUrl} target="_blank">
-                    {t("order.label.open")}
-                  </Button>
-                  <Button variant="primary" onClick={() => window.open(label.labelUrl, "_blank")}>
-                    {t("order.label.print")}
-                  </Button>
-                  <Form method="post" action="/app/print">
-                    <input type="hidden" name="labelIds" value={label.id} />
-                    <Button submit>{t("print.button.order")}</Button>
-                  </Form>
-                  {label.trackingUrl ? (
-                    <Link url={label.trackingUrl} target="_blank">
-                      {t("order.label.trackingPage")}
-                    </Link>
-                  ) : null}
-                </InlineStack>
+                {label.voidState ? (
+                  <VoidedLabelNotice label={label} orderName={data.orderName} busy={busy} />
+                ) : (
+                  <InlineStack gap="300" blockAlign="center">
+                    <Button url={label.labelUrl} target="_blank">
+                      {t("order.label.open")}
+                    </Button>
+                    <Button variant="primary" onClick={() => window.open(label.labelUrl, "_blank")}>
+                      {t("order.label.print")}
+                    </Button>
+                    <Form method="post" action="/app/print">
+                      <input type="hidden" name="labelIds" value={label.id} />
+                      <Button submit>{t("print.button.order")}</Button>
+                    </Form>
+                    {label.trackingUrl ? (
+                      <Link url={label.trackingUrl} target="_blank">
+                        {t("order.label.trackingPage")}
+                      </Link>
+                    ) : null}
+                    <VoidLabelForm labelId={label.id}>
+                      <VoidLabelButton
+                        orderName={data.orderName}
+                        trackingNumber={label.trackingNumber}
+                        serviceLabelId={label.serviceLabelId}
+                        reference={label.customReference}
+                        disabled={busy}
+                        loading={busy}
+                      />
+                    </VoidLabelForm>
+                  </InlineStack>
+                )}
                 {/* Test labels (decision 0170): say whether this one reached Shopify. */}
-                {isSkippedTest(label.fulfillmentStatus) ? <Banner tone="info">{t("real.fulfillment.skippedTestHelp")}</Banner> : null}
-                {isFulfilled(label.fulfillmentStatus) && label.environment === "staging" ? (
+                {isSkippedTest(label.fulfillmentStatus) && !label.voidState ? <Banner tone="info">{t("real.fulfillment.skippedTestHelp")}</Banner> : null}
+                {isFulfilled(label.fulfillmentStatus) && label.environment === "staging" && !label.voidState ? (
                   <Text as="p" tone="subdued">
                     {t("real.fulfillment.testFulfilled")}
                   </Text>
                 ) : null}
-                {isFulfillmentFailed(label.fulfillmentStatus) || label.fulfillmentStuck ? (
+                {!label.voidState && (isFulfillmentFailed(label.fulfillmentStatus) || label.fulfillmentStuck) ? (
                   <Banner tone={label.fulfillmentStuck ? "warning" : "critical"}>
                     <BlockStack gap="200">
                       <Text as="p">
@@ -488,7 +573,7 @@ export default function OrderLabel() {
 
         {request ? (
           <Layout.Section>
-            <Form method="post" key={data.labels.length}>
+            <Form method="post" key={`${data.labels.length}-${liveLabels.length}`}>
               <input type="hidden" name="intent" value={hasLabel ? "createAdditional" : "create"} />
               {hasLabel ? <input type="hidden" name="labelIndex" value={data.nextLabelIndex} /> : null}
               <input type="hidden" name="box" value={data.selectedBox} />

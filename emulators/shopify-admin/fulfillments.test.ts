@@ -186,11 +186,44 @@ describe("fulfillmentTrackingInfoUpdate and fulfillmentCancel", () => {
     expect(cancelled.fulfillmentCancel).toEqual({ fulfillment: { id, status: "CANCELLED", displayStatus: "CANCELED" }, userErrors: [] });
     const after = await context(order.id);
     expect(after.displayFulfillmentStatus).toBe("UNFULFILLED");
-    expect(after.fulfillmentOrders.nodes[0]).toEqual(fo);
+    expect(after.fulfillments.map((f: { status: string }) => f.status)).toEqual(["CANCELLED"]);
+    // Entirely fulfilled, so (as the schema documents) it stays closed and a new open one takes the items back.
+    const [closed, reopened] = after.fulfillmentOrders.nodes;
+    expect(closed.id).toBe(fo.id);
+    expect(closed.status).toBe("CLOSED");
+    expect(reopened.id).not.toBe(fo.id);
+    expect(reopened.status).toBe("OPEN");
+    expect(reopened.supportedActions).toEqual(fo.supportedActions);
+    const quantities = (node: typeof fo) =>
+      node.lineItems.nodes.map((li: { lineItem: { id: string }; remainingQuantity: number; totalQuantity: number }) => [li.lineItem.id, li.remainingQuantity, li.totalQuantity]);
+    expect(quantities(reopened)).toEqual(quantities(fo));
+    // The reopened items can be fulfilled again, and the new fulfillment notifies once.
+    const again = await t.gql(CREATE, { fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: reopened.id }], trackingInfo: TRACKING, notifyCustomer: true } });
+    expect(again.fulfillmentCreate.userErrors).toEqual([]);
+    expect((await context(order.id)).displayFulfillmentStatus).toBe("FULFILLED");
+    expect((await t.inspect("/__admin/notifications")).body.notifications.map((n: { kind: string }) => n.kind)).toEqual(["tracking_updated", "fulfillment_created"]);
     const twice = await t.gql(cancel, { id });
     expect(twice.fulfillmentCancel.userErrors).toEqual([{ field: ["id"], message: "Fulfillment has already been cancelled." }]);
     const unknown = await t.gql(cancel, { id: "gid://shopify/Fulfillment/42" });
     expect(unknown.fulfillmentCancel.userErrors).toEqual([{ field: ["id"], message: "Fulfillment not found." }]);
+  });
+});
+
+describe("fulfillmentCancel of a partial fulfillment", () => {
+  it("gives the quantities back to the fulfillment order it came from", async () => {
+    const order = await unfulfilledOrder();
+    const fo = order.fulfillmentOrders.nodes[0];
+    const first = fo.lineItems.nodes[0];
+    const created = await t.gql(CREATE, {
+      fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fo.id, fulfillmentOrderLineItems: [{ id: first.id, quantity: first.remainingQuantity }] }], trackingInfo: TRACKING },
+    });
+    expect(created.fulfillmentCreate.userErrors).toEqual([]);
+    expect((await context(order.id)).fulfillmentOrders.nodes[0].status).toBe("IN_PROGRESS");
+    const cancelled = await t.gql("mutation C($id: ID!) { fulfillmentCancel(id: $id) { fulfillment { status } userErrors { message } } }", { id: created.fulfillmentCreate.fulfillment.id });
+    expect(cancelled.fulfillmentCancel).toEqual({ fulfillment: { status: "CANCELLED" }, userErrors: [] });
+    const after = await context(order.id);
+    expect(after.fulfillmentOrders.nodes).toEqual([fo]);
+    expect(after.displayFulfillmentStatus).toBe("UNFULFILLED");
   });
 });
 

@@ -10,6 +10,7 @@ import {
   refreshFulfillmentOrderStatus,
   resolveNamespace,
   shopGid,
+  type FulfillmentOrderState,
   type FulfillmentState,
   type MetafieldState,
   type ShopState,
@@ -205,14 +206,27 @@ function fulfillmentCancel(ctx: EmulatorContext, args: Args) {
   const at = isoNow(ctx.now);
   fulfillment.status = "CANCELLED";
   fulfillment.updatedAt = at;
+  // As the 2026-10 schema documents it: a fulfillment order that was entirely fulfilled stays closed and a new one
+  // (same order, same delivery method) takes the cancelled items; one partly fulfilled gets its quantities back.
+  const reopened = new Map<number, FulfillmentOrderState>();
   for (const li of fulfillment.lineItems) {
     const fo = shop.fulfillmentOrders.find((f) => f.id === li.fulfillmentOrderId);
     const foLine = fo?.lineItems.find((l) => l.id === li.fulfillmentOrderLineItemId);
     if (!fo || !foLine) continue;
+    if (fo.status === "CLOSED") {
+      let fresh = reopened.get(fo.id);
+      if (!fresh) {
+        fresh = { id: nextId(shop, "fulfillmentOrder"), orderId: fo.orderId, status: "OPEN", deliveryMethod: fo.deliveryMethod, createdAt: at, updatedAt: at, lineItems: [] };
+        reopened.set(fo.id, fresh);
+      }
+      fresh.lineItems.push({ id: nextId(shop, "fulfillmentOrderLineItem"), lineItemId: foLine.lineItemId, totalQuantity: li.quantity, remainingQuantity: li.quantity });
+      continue;
+    }
     foLine.remainingQuantity = Math.min(foLine.totalQuantity, foLine.remainingQuantity + li.quantity);
     fo.updatedAt = at;
     refreshFulfillmentOrderStatus(fo);
   }
+  shop.fulfillmentOrders.push(...reopened.values());
   const order = shop.orders.find((o) => o.id === fulfillment.orderId);
   if (order) order.updatedAt = at;
   ctx.changed();

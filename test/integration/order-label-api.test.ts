@@ -10,6 +10,7 @@ import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulat
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient, type LabelServiceClient } from "../../app/label-service";
 import { createOrderLabel, loadOrderLabelSummary } from "../../app/extensions/order-label-api.server";
+import { voidLabel } from "../../app/labels/void.server";
 import type * as Context from "../../app/labels/context.server";
 import { appTestEnv } from "../helpers/app-env";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
@@ -95,6 +96,17 @@ describe("Create label from the order action", () => {
     expect(await bought()).toBe(1);
     const summary = await loadOrderLabelSummary(db, admin, DEMO_SHOP, SWISS_ORDER, "en", lookup);
     expect(summary).toMatchObject({ state: "labelled", labels: [{ id: first.label.id, trackingNumber: first.label.trackingNumber }] });
+  });
+
+  it("a void label is not the order's label any more: the action offers Create label again (decision 0112)", async () => {
+    const first = await createOrderLabel(await context(), SWISS_ORDER, "en");
+    if (first.outcome !== "labelled") throw new Error(JSON.stringify(first));
+    expect(await voidLabel({ db, admin }, { shop: DEMO_SHOP, labelId: first.label.id })).toMatchObject({ kind: "voided", shopify: "cancelled" });
+    const summary = await loadOrderLabelSummary(db, admin, DEMO_SHOP, SWISS_ORDER, "en", lookup);
+    expect(summary).toMatchObject({ state: "ready", labels: [] });
+    const again = await createOrderLabel(await context(), SWISS_ORDER, "en");
+    expect(again).toMatchObject({ outcome: "labelled", alreadyLabelled: false });
+    expect(await bought()).toBe(2);
   });
 
   it("a blocked order answers its problems and buys nothing", async () => {
