@@ -9,10 +9,10 @@
  * A fulfillment order already held by another slot of the order (a label bought before the order was split, or by
  * the other kind of call) is reported instead of bought again.
  */
-import type { PrismaClient } from "../generated/prisma/client";
-import { locationOfFulfillmentOrder, orderLocations, settingsForLocation, shipsFromSeveralLocations, type OrderLocation } from "../shipping/location-sender";
+import type { Label, PrismaClient } from "../generated/prisma/client";
+import { locationOfFulfillmentOrder, orderLocations, senderFor, settingsForLocation, shipsFromSeveralLocations, type OrderLocation } from "../shipping/location-sender";
 import type { Problem } from "../shipping";
-import type { ShippingSettings } from "../shipping/settings";
+import type { Sender, ShippingSettings } from "../shipping/settings";
 import type { OrderForLabel } from "../shopify/operations/order-for-label";
 import { openFulfillmentOrderId } from "./order-label.server";
 import { labelProblem } from "./problems";
@@ -74,4 +74,31 @@ export async function placeForLocation(
     if (holder) return { kind: "held", holder };
   }
   return { kind: "ready", fulfillmentOrderId, location, settings: settingsForLocation(settings, locationOfFulfillmentOrder(order, fulfillmentOrderId) ?? location) };
+}
+
+/** One location of an order shipping from several, as the order page shows it. */
+export interface PageLocation {
+  locationId: string;
+  locationName: string;
+  /** Something is left to ship from here: the page offers its label. */
+  open: boolean;
+  sender: Sender;
+  senderIsLocation: boolean;
+  /** The labels whose fulfillment order is this location's. */
+  labelIds: string[];
+}
+
+/** The order page's locations (an order shipping from several; undefined otherwise). */
+export function pageLocations(order: OrderForLabel, settings: ShippingSettings, labels: readonly Pick<Label, "id" | "fulfillmentOrderId">[]): PageLocation[] | undefined {
+  return splitLocations(order)?.map((location) => {
+    const { sender, source } = senderFor(settings, location.locationId);
+    return {
+      locationId: location.locationId!,
+      locationName: location.locationName,
+      open: location.openFulfillmentOrderIds.length > 0,
+      sender,
+      senderIsLocation: source.kind === "location",
+      labelIds: labels.filter((label) => label.fulfillmentOrderId !== null && location.fulfillmentOrderIds.includes(label.fulfillmentOrderId)).map((label) => label.id),
+    };
+  });
 }
