@@ -36,6 +36,8 @@ const intentSchema = z.discriminatedUnion("intent", [
   // The slot the page offered: a resubmitted form names a taken slot and gets that label back.
   z.object({ intent: z.literal("createAdditional"), box: z.string().optional(), labelIndex: z.coerce.number().int().min(2) }),
   z.object({ intent: z.literal("retryFulfillment"), labelId: z.string().min(1) }),
+  // Sender per location (decision 0115): the label of one location of an order shipping from several.
+  z.object({ intent: z.literal("createForLocation"), box: z.string().optional(), location: z.string().regex(/^gid:\/\/shopify\/Location\/\d+$/) }),
   z.object({ intent: z.literal("checkAttempt"), attemptId: z.string().min(1) }),
   z.object({ intent: z.literal("releaseAttempt"), attemptId: z.string().min(1) }),
   z.object({ intent: z.literal("attachLabel"), attemptId: z.string().min(1), serviceLabelId: z.string().trim().min(1).max(200) }),
@@ -135,6 +137,7 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
     orderId: context.orderId,
     labelIndex: action.intent === "createAdditional" ? action.labelIndex : undefined,
     edits: { ...overridesFromForm(fields), box: action.box || undefined },
+    ...(action.intent === "createForLocation" ? { location: action.location } : {}),
   });
   switch (outcome.kind) {
     case "blocked":
