@@ -8,6 +8,7 @@ import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient } from "../../app/label-service";
+import { bulkJobLabelIds } from "../../app/bulk/ui-pages.server";
 import { labelContextFromAdmin } from "../../app/labels/context.server";
 import { labelEveryLocation } from "../../app/labels/every-location.server";
 import { labelOrder, type LabelContext } from "../../app/labels/label-order.server";
@@ -129,6 +130,12 @@ describe("an order shipping from two locations", () => {
     expect(lyonFulfillment.lineItems.every((line) => line.fulfillmentOrderId === lyonFo.id)).toBe(true);
     const lyonLabel = await db.label.findFirstOrThrow({ where: { fulfillmentOrderId: lyonFo.id } });
     expect((openRequest(lyonLabel.requestSnapshotJson) as Sent).sender.city).toBe("Lyon");
+
+    // The job's print holds both parcels, though the item names only the first label.
+    const job = await db.bulkJob.create({ data: { shop: DEMO_SHOP, environment: "staging", settingsJson: "{}" } });
+    const first = outcome.kind === "labelled" ? outcome.label.id : "";
+    await db.bulkJobItem.create({ data: { jobId: job.id, shop: DEMO_SHOP, orderId: "gid://shopify/Order/7100001044", orderName: "#1044", position: 0, status: "LABELLED", labelId: first } });
+    expect(await bulkJobLabelIds(db, DEMO_SHOP, job.id)).toEqual([first, ...labels.filter((id) => id !== first)]);
 
     const bought = await boughtLabels();
     const rerun = await run();
