@@ -6,6 +6,7 @@
  * The orders are read through `readOrdersForPreflight` only, so a bulk operation (no rate-limit points) can replace
  * the per-order reads later without touching the rest.
  */
+import { labelsToBuy } from "../shipping/location-sender";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { LabelContext } from "../labels/label-order.server";
 import { firstPerPath } from "../labels/order-edit-fields";
@@ -184,7 +185,8 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
     }
   }
   result.groups = groupByCause(result.blocked);
-  result.chargedLabels = ctx.environment === "production" ? result.ready.length : 0;
+  // An order shipping from several locations is one charged label per location (decision 0115).
+  result.chargedLabels = ctx.environment === "production" ? result.ready.reduce((sum, entry) => sum + labelsToBuy(result.orders.get(entry.orderId)!), 0) : 0;
   return result;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locationOfFulfillmentOrder, orderLocations, senderFor, settingsForLocation, shipsFromSeveralLocations, type LocatedFulfillmentOrder } from "./location-sender";
+import { labelsToBuy, locationOfFulfillmentOrder, orderLocations, senderFor, settingsForLocation, shipsFromSeveralLocations, type LocatedFulfillmentOrder } from "./location-sender";
 import { defaultShippingSettings, shippingSettingsSchema } from "./settings";
 
 const PARIS = "gid://shopify/Location/1";
@@ -79,5 +79,13 @@ describe("the settings schema", () => {
     const twice = { ...defaultShippingSettings, locationSenders: [settings.locationSenders[0], settings.locationSenders[0]] };
     expect(shippingSettingsSchema.safeParse(twice).success).toBe(false);
     expect(shippingSettingsSchema.safeParse({ ...settings, locationSenders: [{ ...settings.locationSenders[0], locationId: "Lyon" }] }).success).toBe(false);
+  });
+});
+
+describe("labelsToBuy (what a production bulk job states before it is confirmed)", () => {
+  it("counts one label per location with something left to ship, and one for any other order", () => {
+    expect(labelsToBuy(order(fo("A", PARIS), fo("B", LYON)))).toBe(2);
+    expect(labelsToBuy(order(fo("A", PARIS, { status: "CLOSED", remaining: 0 }), fo("B", LYON)))).toBe(1);
+    expect(labelsToBuy(order(fo("A", PARIS), fo("B", PARIS)))).toBe(1);
   });
 });

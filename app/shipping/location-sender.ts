@@ -72,3 +72,9 @@ export function settingsForLocation(settings: ShippingSettings, locationId: stri
   const { sender, source } = senderFor(settings, locationId);
   return source.kind === "shop" ? settings : { ...settings, sender };
 }
+
+/** How many labels labelling the order now buys: one per location with something left to ship, at least one. */
+export function labelsToBuy(order: { fulfillmentOrders: { nodes: readonly LocatedFulfillmentOrder[] } }): number {
+  if (!shipsFromSeveralLocations(order)) return 1;
+  return Math.max(1, orderLocations(order).filter((location) => location.locationId !== null && location.openFulfillmentOrderIds.length > 0).length);
+}

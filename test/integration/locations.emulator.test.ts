@@ -8,6 +8,7 @@ import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient } from "../../app/label-service";
+import { runPreflight } from "../../app/bulk/preflight.server";
 import { bulkJobLabelIds } from "../../app/bulk/ui-pages.server";
 import { labelContextFromAdmin } from "../../app/labels/context.server";
 import { labelEveryLocation } from "../../app/labels/every-location.server";
@@ -77,6 +78,13 @@ afterAll(async () => {
 type Sent = { sender: { city: string; zip: string; company_name: string } };
 
 describe("an order shipping from two locations", () => {
+  it("counts as two charged labels in a production bulk job's preflight", async () => {
+    const production = { ...context, environment: "production" as const };
+    const preflight = await runPreflight(production, ["gid://shopify/Order/7100001062"]);
+    expect(preflight.ready.map((entry) => entry.orderName)).toEqual(["#1062"]);
+    expect(preflight.chargedLabels).toBe(2);
+  });
+
   it("gets one label per location (page: one location at a time), each fulfilling only its fulfillment order's lines, with its sender", async () => {
     const before = await inspect(1062);
     const foAt = (location: string) => before.fulfillmentOrders.find((fo) => fo.locationId === location)!;
