@@ -83,9 +83,10 @@ describe("the settings schema", () => {
 });
 
 describe("labelsToBuy (what a production bulk job states before it is confirmed)", () => {
-  it("counts one label per location with something left to ship, and one for any other order", () => {
+  it("counts one label per location with something left to ship (none once all have shipped), and one for any other order", () => {
     expect(labelsToBuy(order(fo("A", PARIS), fo("B", LYON)))).toBe(2);
     expect(labelsToBuy(order(fo("A", PARIS, { status: "CLOSED", remaining: 0 }), fo("B", LYON)))).toBe(1);
     expect(labelsToBuy(order(fo("A", PARIS), fo("B", PARIS)))).toBe(1);
+    expect(labelsToBuy(order(fo("A", PARIS, { status: "CLOSED", remaining: 0 }), fo("B", LYON, { status: "CLOSED", remaining: 0 })))).toBe(0);
   });
 });

@@ -73,8 +73,11 @@ export function settingsForLocation(settings: ShippingSettings, locationId: stri
   return source.kind === "shop" ? settings : { ...settings, sender };
 }
 
-/** How many labels labelling the order now buys: one per location with something left to ship, at least one. */
+/**
+ * How many labels labelling an order shipping from several locations buys now: one per location with something
+ * left to ship (0 when every location has shipped). Any other order: 1.
+ */
 export function labelsToBuy(order: { fulfillmentOrders: { nodes: readonly LocatedFulfillmentOrder[] } }): number {
   if (!shipsFromSeveralLocations(order)) return 1;
-  return Math.max(1, orderLocations(order).filter((location) => location.locationId !== null && location.openFulfillmentOrderIds.length > 0).length);
+  return orderLocations(order).filter((location) => location.locationId !== null && location.openFulfillmentOrderIds.length > 0).length;
 }

@@ -113,6 +113,10 @@ describe("an order shipping from two locations", () => {
     expect(after.notifications).toHaveLength(2);
 
     // Asked again, per location or for the whole order: each location's label is reported, nothing is bought.
+    // A bulk job's preflight sees it as already labelled (nothing left to ship from either location).
+    const preflight = await runPreflight(context, ["gid://shopify/Order/7100001062"]);
+    expect(preflight.alreadyLabelled.map((entry) => entry.orderName)).toEqual(["#1062"]);
+
     const bought = await boughtLabels();
     for (const input of [{ location: LYON }, { location: PARIS }, {}]) {
       const again = await labelOrder(context, { orderId: "7100001062", ...input });
