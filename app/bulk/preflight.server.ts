@@ -6,6 +6,7 @@
  * The orders are read through `readOrdersForPreflight` only, so a bulk operation (no rate-limit points) can replace
  * the per-order reads later without touching the rest.
  */
+import { labelsToBuy } from "../shipping/location-sender";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { LabelContext } from "../labels/label-order.server";
 import { firstPerPath } from "../labels/order-edit-fields";
@@ -117,6 +118,18 @@ export async function slotsTaken(db: PrismaClient, shop: string, ids: readonly s
   return new Map(attempts.map((attempt) => [attempt.orderId, attempt]));
 }
 
+/** Sender per location (decision 0115): the first label of each order labelled per location (a location's slot). */
+export async function locationLabels(db: PrismaClient, shop: string, ids: readonly string[]) {
+  const attempts = await db.purchaseAttempt.findMany({
+    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, orderSlot: { contains: "|gid://shopify/Location/" }, labelId: { not: null } },
+    include: { label: true },
+    orderBy: { createdAt: "asc" },
+  });
+  const first = new Map<string, NonNullable<(typeof attempts)[number]["label"]>>();
+  for (const attempt of attempts) if (attempt.label && !first.has(attempt.orderId)) first.set(attempt.orderId, attempt.label);
+  return first;
+}
+
 export interface PreflightResult extends BulkPreflight {
   /** The order read for each known id (the job keeps names and positions from it). */
   orders: Map<string, OrderForLabel>;
@@ -128,7 +141,7 @@ export interface PreflightResult extends BulkPreflight {
 export async function runPreflight(ctx: LabelContext, orderIds: readonly string[]): Promise<PreflightResult> {
   const ids = normaliseOrderIds(orderIds);
   checkSelectionSize(ids);
-  const [orders, taken] = await Promise.all([readOrdersForPreflight(ctx.admin, ids), slotsTaken(ctx.db, ctx.shop, ids)]);
+  const [orders, taken, perLocation] = await Promise.all([readOrdersForPreflight(ctx.admin, ids), slotsTaken(ctx.db, ctx.shop, ids), locationLabels(ctx.db, ctx.shop, ids)]);
 
   let service: Awaited<ReturnType<LabelContext["service"]>> | undefined;
   let serviceError: string | undefined;
@@ -174,6 +187,13 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
       result.blocked.push({ ...entry, reasons: [{ code: "purchase_in_progress", params: { reference: attempt.customReference } }] });
       continue;
     }
+    // An order labelled per location with nothing left to ship anywhere: already labelled (its first label named).
+    const located = perLocation.get(id);
+    if (located && labelsToBuy(order) === 0) {
+      result.alreadyLabelled.push(entry);
+      result.labelled.set(id, { labelId: located.id, trackingNumber: located.trackingNumber });
+      continue;
+    }
     const problems = orderProblems(order, ctx.settings, await offeredFor(order.shippingAddress?.countryCodeV2 ?? undefined));
     if (problems.length > 0) {
       result.blocked.push({ ...entry, reasons: [blockedReason(problems)] });
@@ -184,7 +204,8 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
     }
   }
   result.groups = groupByCause(result.blocked);
-  result.chargedLabels = ctx.environment === "production" ? result.ready.length : 0;
+  // An order shipping from several locations is one charged label per location (decision 0115).
+  result.chargedLabels = ctx.environment === "production" ? result.ready.reduce((sum, entry) => sum + labelsToBuy(result.orders.get(entry.orderId)!), 0) : 0;
   return result;
 }
 

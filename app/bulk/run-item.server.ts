@@ -16,6 +16,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { RetryableJobError } from "../jobs/errors";
 import type { Semaphore } from "../jobs/semaphore.server";
 import type { LabelEnvironment } from "../labels/environments";
+import { labelEveryLocation } from "../labels/every-location.server";
 import { labelOrder, type LabelContext, type LabelOrderOutcome } from "../labels/label-order.server";
 import type { GenerateOutcome } from "../labels/purchase.server";
 import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
@@ -164,7 +165,9 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
       }
     };
     const bounded: LabelContext = { ...context, service: async () => throttledService(await service(), take, leaseMs) };
-    outcome = await labelOrder(bounded, { orderId });
+    const result = await labelOrder(bounded, { orderId });
+    // Sender per location (decision 0115): an order shipping from several locations gets one label per location.
+    outcome = result.locations ? (await labelEveryLocation(bounded, orderId, result)).outcome : result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (lastAttempt) {

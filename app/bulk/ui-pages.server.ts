@@ -104,8 +104,15 @@ export type PreflightPage = ReturnType<typeof preflightPage>;
 export async function bulkJobLabelIds(db: PrismaClient, shop: string, bulkJobId: string): Promise<string[] | null> {
   const job = await db.bulkJob.findFirst({ where: { id: bulkJobId, shop }, select: { id: true } });
   if (!job) return null;
-  const items = await db.bulkJobItem.findMany({ where: { jobId: job.id, labelId: { not: null } }, select: { labelId: true }, orderBy: { orderName: "asc" } });
-  return items.flatMap((item) => (item.labelId ? [item.labelId] : []));
+  const items = await db.bulkJobItem.findMany({ where: { jobId: job.id, labelId: { not: null } }, select: { labelId: true, orderId: true }, orderBy: { orderName: "asc" } });
+  const ids = items.flatMap((item) => (item.labelId ? [item.labelId] : []));
+  // An order shipping from several locations has a label per location (decision 0115); the item names the first.
+  const siblings = await db.label.findMany({
+    where: { shop, orderId: { in: items.map((item) => item.orderId) }, id: { notIn: ids }, attempt: { is: { orderSlot: { contains: "|gid://shopify/Location/" } } } },
+    select: { id: true, orderId: true },
+    orderBy: { createdAt: "asc" },
+  });
+  return items.flatMap((item) => (item.labelId ? [item.labelId, ...siblings.filter((label) => label.orderId === item.orderId).map((label) => label.id)] : []));
 }
 
 /** The job's labels for its Print buttons: all of them, and those never printed (no download of a file holding them). */

@@ -29,7 +29,7 @@ export const DEMO_SHOP_DOMAIN = "etiquette-demo.myshopify.com";
 export const DEMO_ACCESS_TOKEN = "shpat_etiquette_demo";
 export const DEMO_SANDBOX_ACCOUNT = { email: "demo@etiquette.test", password: "demo-sandbox" } as const;
 export const DEMO_SCOPES =
-  "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products";
+  "read_orders,write_orders,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,read_products,read_locations";
 
 export async function seedDemoShop(db: PrismaClient, box: SecretBox): Promise<void> {
   const id = `offline_${DEMO_SHOP_DOMAIN}`;

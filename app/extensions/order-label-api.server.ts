@@ -7,6 +7,7 @@ import type { Label, PrismaClient } from "../generated/prisma/client";
 import type { Locale } from "../i18n/locale";
 import { shopifyTrackingInfo } from "../labels/carriers";
 import { labelServiceClientFor } from "../labels/gateway.server";
+import { labelEveryLocation } from "../labels/every-location.server";
 import { labelOrder, type LabelContext } from "../labels/label-order.server";
 import { loadOrderLabel, type ServiceLookup } from "../labels/order-label.server";
 import { reasonText } from "../labels/reasons";
@@ -89,7 +90,9 @@ export async function loadOrderLabelSummary(
 
 /** "Create label": one call of the labelling unit; never retried here (a purchase is never retried automatically). */
 export async function createOrderLabel(context: LabelContext, orderId: string, locale: Locale): Promise<CreateLabelAnswer> {
-  const outcome = await labelOrder(context, { orderId });
+  const first = await labelOrder(context, { orderId });
+  // Sender per location (decision 0115): an order shipping from several locations gets a label for each.
+  const outcome = first.locations ? (await labelEveryLocation(context, orderId, first)).outcome : first;
   switch (outcome.kind) {
     case "labelled":
       return {

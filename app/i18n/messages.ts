@@ -4,6 +4,7 @@ import { orderPageEn, orderPageFr } from "./messages-order-page";
 import { printEn, printFr } from "./messages-print";
 import { voidEn, voidFr } from "./messages-void";
 import { rulesEn, rulesFr } from "./messages-rules";
+import { locationsEn, locationsFr } from "./messages-locations";
 import { realEn, realFr } from "./messages-real";
 import { extensionsEn, extensionsFr } from "./messages-extensions";
 
@@ -298,6 +299,7 @@ export const en = {
   "privacy.error.notFound": "This request does not exist for this shop. Open it again from the list.",
   ...orderPageEn,
   ...rulesEn,
+  ...locationsEn,
   ...bulkApiEn,
   ...realEn,
   ...extensionsEn,
@@ -596,6 +598,7 @@ export const fr: Record<MessageKey, string> = {
   "privacy.error.notFound": "Cette demande n'existe pas pour cette boutique. Rouvrez-la depuis la liste.",
   ...orderPageFr,
   ...rulesFr,
+  ...locationsFr,
   ...bulkApiFr,
   ...realFr,
   ...extensionsFr,

@@ -27,7 +27,9 @@ import { LabelServiceUnavailableError } from "./gateway.server";
 import { readNoteReason } from "./notes";
 import { firstPerPath } from "./order-edit-fields";
 import { checkOrderEdits, contractProblems, effectiveEdits } from "./order-edits.server";
-import { applyOverrides, offeredFor, openFulfillmentOrderId, orderGid, PREVIEW_REFERENCE, resolvedByEdit, type RequestOverrides } from "./order-label.server";
+import { placeForLocation, splitLocations } from "./location-label.server";
+import type { OrderLocation } from "../shipping/location-sender";
+import { applyOverrides, offeredFor, orderGid, PREVIEW_REFERENCE, resolvedByEdit, type RequestOverrides } from "./order-label.server";
 import { labelProblem } from "./problems";
 import { nextLabelIndex, purchaseLabel, slotHolder, type LabelServicePort, type OutcomeError, type PurchaseResult } from "./purchase.server";
 import { reconcileAttempt } from "./settle.server";
@@ -72,7 +74,12 @@ export interface LabelOrderInput {
   labelIndex?: number;
   /** The merchant's edits from the order page; a job sends none. */
   edits?: RequestOverrides & { box?: string };
+  /** A Location GID: only that location's fulfillment order, with its sender (an order shipping from several; 0115). */
+  location?: string;
 }
+
+/** Sender per location (decision 0115): an order shipping from several locations lists them, for a caller labelling each. */
+export type LabelOrderResult = LabelOrderOutcome & { locations?: OrderLocation[] };
 
 function busySeconds(retryAfterMs: number): string {
   return String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
@@ -158,9 +165,10 @@ async function fromPurchase(context: LabelContext, purchase: PurchaseResult): Pr
   }
 }
 
-type Prepared =
+type Prepared = (
   | { kind: "outcome"; outcome: LabelOrderOutcome }
-  | { kind: "ready"; service: Awaited<ReturnType<LabelContext["service"]>>; request: Parameters<typeof purchaseLabel>[1] };
+  | { kind: "ready"; service: Awaited<ReturnType<LabelContext["service"]>>; request: Parameters<typeof purchaseLabel>[1] }
+) & { locations?: OrderLocation[] };
 
 /**
  * Everything before the purchase: the slot, the service, the order read from Shopify now (never from the browser),
@@ -176,7 +184,7 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
 
   // A resubmitted form, a second tab, a job's item run twice: the slot's label (or purchase in flight) is reported
   // instead of re-mapping an order that may have nothing left to ship by now.
-  const holder = await slotHolder(db, shop, id, requestedIndex);
+  const holder = await slotHolder(db, shop, id, requestedIndex, input.location);
   if (holder) return { kind: "outcome", outcome: await fromPurchase(context, holder) };
 
   let service: Awaited<ReturnType<LabelContext["service"]>>;
@@ -199,14 +207,20 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
     if (requestedIndex !== next) return { kind: "outcome", outcome: { kind: "blocked", problems: [labelProblem("page_out_of_date", { orderName: order.name })] } };
     labelIndex = next;
   }
-  const fulfillmentOrderId = openFulfillmentOrderId(order);
+  // --- sender per location (decision 0115): the location's fulfillment order, slot and sender
+  const locations = splitLocations(order);
+  const place = await placeForLocation(db, { shop, orderId: id, order, settings, location: input.location, labelIndex });
+  if (place.kind === "held") return { kind: "outcome", outcome: await fromPurchase(context, place.holder), locations };
+  if (place.kind === "blocked") return { kind: "outcome", outcome: { kind: "blocked", problems: place.problems }, locations };
+  const { fulfillmentOrderId } = place;
+  // --- end sender per location
   const carrier = overrides.carrier_name && overrides.carrier_service_name ? { carrierName: overrides.carrier_name, serviceName: overrides.carrier_service_name } : undefined;
   // The chosen service must be one the service sells to the destination (checked again here: the page may be old).
   const lookup = service.carrierServices?.bind(service);
   const offeredServices = await offeredFor(order, environment, lookup ? (country) => lookup(country) : undefined);
   const mapped = mapOrderToLabelRequest({
     order,
-    settings,
+    settings: place.settings,
     fulfillmentOrderId,
     wholeOrder: additional && !fulfillmentOrderId,
     boxName,
@@ -219,12 +233,13 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
   const blocking = mapped.problems.filter((problem) => problem.severity === "blocking" && !resolvedByEdit(problem, overrides));
   // The order's own problem wins at its place (it says where to fix it); a typed value that resolved it is checked.
   const before = firstPerPath([...blocking, ...editProblems]);
-  if (!mapped.preview || before.length > 0) return { kind: "outcome", outcome: { kind: "blocked", problems: before } };
+  if (!mapped.preview || before.length > 0) return { kind: "outcome", outcome: { kind: "blocked", problems: before }, locations };
   const request = applyOverrides(mapped.preview, overrides);
   const contract = contractProblems(request, order.name);
-  if (contract.length > 0) return { kind: "outcome", outcome: { kind: "blocked", problems: contract } };
+  if (contract.length > 0) return { kind: "outcome", outcome: { kind: "blocked", problems: contract }, locations };
   return {
     kind: "ready",
+    locations,
     service,
     request: {
       shop,
@@ -233,12 +248,13 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
       orderName: order.name,
       fulfillmentOrderId,
       labelIndex,
+      location: place.location,
       buildRequest: (customReference) => ({ ...request, custom_reference: customReference }),
     },
   };
 }
 
-export async function labelOrder(context: LabelContext, input: LabelOrderInput): Promise<LabelOrderOutcome> {
+export async function labelOrder(context: LabelContext, input: LabelOrderInput): Promise<LabelOrderResult> {
   let prepared: Prepared;
   try {
     prepared = await prepare(context, input);
@@ -247,7 +263,7 @@ export async function labelOrder(context: LabelContext, input: LabelOrderInput):
     if (isShopifyBusy(error)) return { kind: "refused", retryable: true, reason: { code: "shopify_busy", params: { seconds: busySeconds(error.retryAfterMs) } } };
     throw error;
   }
-  if (prepared.kind === "outcome") return prepared.outcome;
+  if (prepared.kind === "outcome") return withLocations(prepared.outcome, prepared.locations);
 
   const { service } = prepared;
   const purchase = await purchaseLabel({ db: context.db, service }, prepared.request);
@@ -255,7 +271,11 @@ export async function labelOrder(context: LabelContext, input: LabelOrderInput):
     // Reconcile straight away once: a lost answer usually means the label exists already. A lookup that fails
     // leaves the attempt to the background pass.
     const reconciled = await reconcileAttempt({ db: context.db, service }, context.shop, purchase.attempt.id).catch(() => null);
-    if (reconciled?.status === "created") return fromPurchase(context, { status: "created", label: reconciled.label });
+    if (reconciled?.status === "created") return withLocations(await fromPurchase(context, { status: "created", label: reconciled.label }), prepared.locations);
   }
-  return fromPurchase(context, purchase);
+  return withLocations(await fromPurchase(context, purchase), prepared.locations);
+}
+
+function withLocations(outcome: LabelOrderOutcome, locations: OrderLocation[] | undefined): LabelOrderResult {
+  return locations ? { ...outcome, locations } : outcome;
 }

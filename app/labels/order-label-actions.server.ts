@@ -39,6 +39,8 @@ const intentSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("retryFulfillment"), labelId: z.string().min(1) }),
   // Confirmed in the page's dialog; never buys (app/labels/void.server.ts).
   z.object({ intent: z.literal("voidLabel"), labelId: z.string().min(1) }),
+  // Sender per location (decision 0115): the label of one location of an order shipping from several.
+  z.object({ intent: z.literal("createForLocation"), box: z.string().optional(), location: z.string().regex(/^gid:\/\/shopify\/Location\/\d+$/) }),
   z.object({ intent: z.literal("checkAttempt"), attemptId: z.string().min(1) }),
   z.object({ intent: z.literal("releaseAttempt"), attemptId: z.string().min(1) }),
   z.object({ intent: z.literal("attachLabel"), attemptId: z.string().min(1), serviceLabelId: z.string().trim().min(1).max(200) }),
@@ -139,6 +141,7 @@ async function runOrderLabelAction(context: OrderActionContext, form: FormData):
     orderId: context.orderId,
     labelIndex: action.intent === "createAdditional" ? action.labelIndex : undefined,
     edits: { ...overridesFromForm(fields), box: action.box || undefined },
+    ...(action.intent === "createForLocation" ? { location: action.location } : {}),
   });
   switch (outcome.kind) {
     case "blocked":

@@ -4,6 +4,8 @@
  * actions are the flow's own: retry the Shopify step (fulfill.server.ts), check, attach or release an unresolved
  * purchase (settle.server.ts).
  */
+import { locationOfFulfillmentOrder, settingsForLocation } from "../shipping/location-sender";
+import { pageLocations, type PageLocation } from "./location-label.server";
 import { z } from "zod";
 import type { PrismaClient, Label, PurchaseAttempt } from "../generated/prisma/client";
 import type { LabelRequest } from "../label-service/contract";
@@ -47,6 +49,10 @@ export interface OrderLabelView {
   offeredServices: OfferedService[] | undefined;
   /** Who chose the service shown: a shipping rule, the zone's default, or the merchant's pick in the URL. */
   serviceChoice: ServiceChoice | undefined;
+  /** An order shipping from several locations: each with its sender and labels (decision 0115); else undefined. */
+  locations: PageLocation[] | undefined;
+  /** The location of the fulfillment order the preview ships (its sender is the preview's). */
+  previewLocation: string | null;
 }
 
 /** The carrier-service lookup for one destination country; undefined (or a throw) when it cannot be read. */
@@ -87,7 +93,7 @@ export async function loadOrderLabel(
   const offeredServices = await offeredFor(order, environment, options.lookupServices);
   const mapped = mapOrderToLabelRequest({
     order,
-    settings,
+    settings: settingsForLocation(settings, locationOfFulfillmentOrder(order, fulfillmentOrderId)),
     fulfillmentOrderId,
     // Labelled and nothing left to ship: the draft of an explicit additional parcel (whole order).
     wholeOrder: labels.some(isLiveLabel) && !fulfillmentOrderId,
@@ -121,6 +127,8 @@ export async function loadOrderLabel(
     fulfillmentOrderId,
     nextLabelIndex: nextIndex,
     offeredServices,
+    locations: pageLocations(order, settings, labels),
+    previewLocation: locationOfFulfillmentOrder(order, fulfillmentOrderId),
   };
 }
 

@@ -6,7 +6,7 @@
 import { problem } from "../shipping/problem-texts";
 import type { Problem } from "../shipping/problems";
 
-type LabelProblemCode = "order_not_found" | "box_unknown" | "no_first_label" | "page_out_of_date";
+type LabelProblemCode = "order_not_found" | "box_unknown" | "no_first_label" | "page_out_of_date" | "location_nothing_to_ship";
 
 export function labelProblem(code: LabelProblemCode, input: { orderName: string; params?: Record<string, string> }): Problem {
   return problem(code, { path: code === "box_unknown" ? "box" : "order", orderName: input.orderName, ...(input.params ? { params: input.params } : {}) });

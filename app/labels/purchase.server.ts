@@ -74,6 +74,8 @@ export interface PurchaseInput {
   fulfillmentOrderId?: string;
   /** 1 for the order's label; higher only when the merchant explicitly asks for an additional label. */
   labelIndex?: number;
+  /** The location whose parcel this is, for an order labelled per location (decision 0115): part of the slot. */
+  location?: string;
   /** Builds the request once the reference is known (the mapper takes the reference as input). */
   buildRequest: (customReference: string) => LabelRequest;
 }
@@ -93,8 +95,12 @@ export interface PurchaseDeps {
   timings?: ReconcileTimings;
 }
 
-export function orderSlot(shop: string, orderId: string, labelIndex: number): string {
-  return `${shop}|${orderId}|${labelIndex}`;
+/**
+ * The order's label slot. An order shipping from several locations has one slot per location (`…|<index>|<Location
+ * GID>`, decision 0115); every other order keeps `<shop>|<order>|<index>`.
+ */
+export function orderSlot(shop: string, orderId: string, labelIndex: number, location?: string): string {
+  return location ? `${shop}|${orderId}|${labelIndex}|${location}` : `${shop}|${orderId}|${labelIndex}`;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -164,8 +170,8 @@ async function allocateUnsharedReference(db: PrismaClient, shop: string, environ
 }
 
 /** What already holds an order's label slot, if anything: its label, or the attempt still in flight. */
-export function slotHolder(db: PrismaClient, shop: string, orderId: string, labelIndex = 1): Promise<PurchaseResult | null> {
-  return holderOf(db, orderSlot(shop, orderId, labelIndex), shop);
+export function slotHolder(db: PrismaClient, shop: string, orderId: string, labelIndex = 1, location?: string): Promise<PurchaseResult | null> {
+  return holderOf(db, orderSlot(shop, orderId, labelIndex, location), shop);
 }
 
 /** The next label index for an explicit "create an additional label" action. */
@@ -182,7 +188,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   const now = deps.now ?? (() => new Date());
   const timings = deps.timings ?? reconcileTimings();
   const labelIndex = input.labelIndex ?? 1;
-  const slot = orderSlot(input.shop, input.orderId, labelIndex);
+  const slot = orderSlot(input.shop, input.orderId, labelIndex, input.location);
 
   // Cheap early exit; the unique slot below is what actually guarantees one purchase.
   const holder = await holderOf(db, slot, input.shop);

@@ -24,6 +24,7 @@ import { fieldErrors } from "../components/order/problem-text";
 import { ProblemsBanner } from "../components/order/ProblemsBanner";
 import { PurchaseButton } from "../components/order/PurchaseButton";
 import { VoidLabelButton } from "../components/order/VoidLabelButton";
+import { LocationsCard } from "../components/order/LocationsCard";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import { readForm } from "../http/form.server";
@@ -154,6 +155,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     services,
     serviceUnavailable,
     nextLabelIndex: view.nextLabelIndex,
+    // Sender per location (decision 0115): an order shipping from several locations, each with its label.
+    locations:
+      view.locations?.map((location) => ({
+        ...location,
+        sender: [location.sender.company, location.sender.address1, `${location.sender.zip} ${location.sender.city}`, location.sender.countryCode].filter(Boolean).join(" · "),
+        tracking: view.labels.filter((label) => location.labelIds.includes(label.id)).map((label) => label.trackingNumber),
+      })) ?? null,
+    previewLocation: view.previewLocation,
     // Assigned in the lookup above (a callback, which TypeScript's narrowing does not follow).
     servicesLoading: servicesLoading as Promise<boolean> | null,
   };
@@ -336,8 +345,9 @@ export default function OrderLabel() {
   useEffect(() => setEdits({}), [data.labels.length]);
   const value = (name: string, initial: string) => edits[name] ?? initial;
   const edit = (name: string, next: string) => setEdits((current) => ({ ...current, [name]: next }));
-  // A void label is history: the order is bought a first label again, not an additional one.
-  const hasLabel = liveLabels.length > 0;
+  // A void label is history: the order is bought a first label again, not an additional one. An order shipping from several locations: the draft is the next location's parcel until each has its label.
+  const draftLocation = data.locations?.find((location) => location.locationId === data.previewLocation && location.tracking.length === 0 && location.open);
+  const hasLabel = liveLabels.length > 0 && !draftLocation;
   // Once labelled, the draft's problems are not "to fix before buying" any more; an additional label's own
   // problems come back from its action.
   const blocking = hasLabel ? [] : data.problems.filter((problem) => problem.severity === "blocking");
@@ -426,6 +436,18 @@ export default function OrderLabel() {
           </Layout.Section>
         ) : null}
 
+        {data.locations ? (
+          <Layout.Section>
+            <LocationsCard
+              locations={data.locations}
+              orderName={data.orderName}
+              box={data.selectedBox}
+              charged={data.environment === "production"}
+              disabled={busy || data.serviceUnavailable}
+              busy={busy}
+            />
+          </Layout.Section>
+        ) : null}
         {data.labels.map((label) => (
           <Layout.Section key={label.id}>
             <Card>
@@ -574,7 +596,8 @@ export default function OrderLabel() {
         {request ? (
           <Layout.Section>
             <Form method="post" key={`${data.labels.length}-${liveLabels.length}`}>
-              <input type="hidden" name="intent" value={hasLabel ? "createAdditional" : "create"} />
+              <input type="hidden" name="intent" value={draftLocation ? "createForLocation" : hasLabel ? "createAdditional" : "create"} />
+              {draftLocation ? <input type="hidden" name="location" value={draftLocation.locationId} /> : null}
               {hasLabel ? <input type="hidden" name="labelIndex" value={data.nextLabelIndex} /> : null}
               <input type="hidden" name="box" value={data.selectedBox} />
               <input type="hidden" name="carrier_name" value={carrierName ?? ""} />
@@ -588,6 +611,7 @@ export default function OrderLabel() {
                       </Text>
                       <Link url="/app/settings">{t("order.sender.edit")}</Link>
                     </InlineStack>
+                    {draftLocation ? <Text as="p" tone="subdued">{t("locations.order.draftFor", { location: draftLocation.locationName })}</Text> : null}
                     <Text as="p">
                       {[
                         request.sender.company_name,

@@ -18,6 +18,9 @@ import type { FieldError } from "../settings/field-errors";
 import { loadShippingSettingsState, saveShippingSettingsForm } from "../settings/shipping-settings.server";
 import { MAX_BOXES, parseShippingSettingsFields, senderFromShop, settingsToFields } from "../settings/shipping-settings-form";
 import { fetchShopAddress } from "../shopify/operations/shop-address";
+import { fetchShopLocations } from "../shopify/operations/locations";
+import { handleLocationSenderAction, locationSenderRows } from "../settings/location-senders.server";
+import { LocationSendersCard, type LocationActionResult } from "../components/settings/LocationSendersCard";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { TestLabelsCard } from "../components/TestLabelsCard";
 import { zoneServices } from "../settings/zone-services.server";
@@ -29,11 +32,13 @@ import { dateContextFor } from "../i18n/dates.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, admin } = await requireAdmin(request);
-  const [accounts, environment, shipping, testLabels] = await Promise.all([
+  const [accounts, environment, shipping, testLabels, locations] = await Promise.all([
     accountSummaries(db, shop),
     getEnvironment(db, shop),
     loadShippingSettingsState(db, shop),
     testLabelsState({ db, admin }, shop),
+    // Senders per location: a list Shopify cannot give now leaves the rest of the page usable.
+    fetchShopLocations(admin).catch(() => null),
   ]);
   const settings = shipping.configured ? shipping.settings : senderFromShop(shipping.settings, await fetchShopAddress(admin));
   // Services offered per zone, from the label service's lookup (a representative destination per zone): cached, and
@@ -55,6 +60,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     shippingConfigured: shipping.configured,
     services,
     maxBoxes: MAX_BOXES,
+    locationRows: locationSenderRows(settings, locations ?? []),
+    locationsUnavailable: locations === null,
   };
 }
 
@@ -62,6 +69,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const { shop, staffUserId, admin } = await requireAdmin(request);
   const form = await readForm(request);
   if (form.get("intent") === "setFulfilTestLabels") return testLabelsAction({ db, admin }, shop, form);
+  if (form.get("intent") === "saveLocationSender" || form.get("intent") === "removeLocationSender") {
+    return { location: await handleLocationSenderAction(db, shop, Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]))) };
+  }
   if (form.get("intent") === "saveShipping") {
     const fields = Object.fromEntries([...form.entries()].map(([key, value]) => [key, String(value)]));
     const parsed = parseShippingSettingsFields(fields);
@@ -251,6 +261,12 @@ export default function Settings() {
               services={services ?? NO_SERVICES}
               servicesLoading={services === undefined}
               maxBoxes={data.maxBoxes}
+            />
+            <LocationSendersCard
+              rows={data.locationRows}
+              configured={data.shippingConfigured}
+              unavailable={data.locationsUnavailable}
+              result={result && "location" in result ? (result.location as LocationActionResult) : undefined}
             />
           </BlockStack>
         </Layout.Section>

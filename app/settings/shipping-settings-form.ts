@@ -99,7 +99,7 @@ function schemaError(path: string, code: string, boxCount: number): [field: stri
 }
 
 /** The sender as a carrier checks it: a known country, a postcode of that country, a phone valid there. */
-function senderErrors(fields: Record<string, string>, countryCode: string, phone: string | undefined): Record<string, FieldError> {
+export function senderErrors(fields: Record<string, string>, countryCode: string, phone: string | undefined): Record<string, FieldError> {
   const errors: Record<string, FieldError> = {};
   const typedCountry = (fields["sender.countryCode"] ?? "").trim();
   const zip = (fields["sender.zip"] ?? "").trim();

@@ -32,7 +32,12 @@ export async function saveShippingSettings(db: PrismaClient, shop: string, setti
  */
 export async function saveShippingSettingsForm(db: PrismaClient, shop: string, fromForm: ShippingSettings): Promise<void> {
   const current = await loadShippingSettingsState(db, shop);
-  await saveShippingSettings(db, shop, { ...fromForm, rules: current.configured ? current.settings.rules : fromForm.rules });
+  // The senders per location are saved by their own forms (location-senders.server.ts) and kept here alike.
+  await saveShippingSettings(db, shop, {
+    ...fromForm,
+    rules: current.configured ? current.settings.rules : fromForm.rules,
+    locationSenders: current.configured ? current.settings.locationSenders : fromForm.locationSenders,
+  });
 }
 
 /**

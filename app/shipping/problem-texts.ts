@@ -363,6 +363,18 @@ const TEXTS = {
     message: same("Shopify does not know this order any more.", "Shopify ne connaît plus cette commande."),
     fix: same("Go back to the orders list and pick the order again.", "Revenez à la liste des commandes et choisissez-la à nouveau."),
   },
+  // Sender per location (app/labels/location-label.server.ts).
+  location_nothing_to_ship: {
+    severity: "blocking",
+    message: {
+      en: (p) => (p.location ? `Nothing is left to ship from ${p.location} for this order.` : "Nothing is left to ship from this location for this order."),
+      fr: (p) => (p.location ? `Il ne reste rien à expédier depuis ${p.location} pour cette commande.` : "Il ne reste rien à expédier depuis cet emplacement pour cette commande."),
+    },
+    fix: same(
+      "Reload the page: the labels listed show what each location has shipped. In Shopify, check which location the items are assigned to.",
+      "Rechargez la page : les étiquettes affichées montrent ce que chaque emplacement a expédié. Dans Shopify, vérifiez à quel emplacement les articles sont attribués.",
+    ),
+  },
   no_first_label: {
     severity: "blocking",
     message: same("This order has no label yet, so there is nothing to add to.", "Cette commande n'a pas encore d'étiquette : il n'y a rien à compléter."),

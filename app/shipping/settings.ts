@@ -18,19 +18,37 @@ export type Box = z.infer<typeof boxSchema>;
 const carrierChoice = z.object({ carrierName: z.string().trim().min(1), serviceName: z.string().trim().min(1) });
 export type CarrierChoice = z.infer<typeof carrierChoice>;
 
+export const senderSchema = z.object({
+  firstName: z.string().trim().default(""),
+  lastName: z.string().trim().min(1),
+  company: z.string().trim().default(""),
+  address1: z.string().trim().min(1),
+  address2: z.string().trim().default(""),
+  city: z.string().trim().min(1),
+  zip: z.string().trim().min(1),
+  countryCode: country,
+  phone: z.string().trim().min(1),
+  email: z.email(),
+});
+export type Sender = z.infer<typeof senderSchema>;
+
+/** A Shopify location's own sender address (app/shipping/location-sender.ts picks it for the location's parcels). */
+export const locationSenderSchema = z.object({
+  locationId: z.string().regex(/^gid:\/\/shopify\/Location\/\d+$/),
+  /** The location's name when saved, shown if Shopify no longer lists the location. */
+  locationName: z.string().trim().max(255).default(""),
+  sender: senderSchema,
+});
+export type LocationSender = z.infer<typeof locationSenderSchema>;
+
 export const shippingSettingsSchema = z.object({
-  sender: z.object({
-    firstName: z.string().trim().default(""),
-    lastName: z.string().trim().min(1),
-    company: z.string().trim().default(""),
-    address1: z.string().trim().min(1),
-    address2: z.string().trim().default(""),
-    city: z.string().trim().min(1),
-    zip: z.string().trim().min(1),
-    countryCode: country,
-    phone: z.string().trim().min(1),
-    email: z.email(),
-  }),
+  sender: senderSchema,
+  /** Per-location senders; a location without one ships with `sender` (the shop's). */
+  locationSenders: z
+    .array(locationSenderSchema)
+    .max(500)
+    .refine((entries) => new Set(entries.map((entry) => entry.locationId)).size === entries.length, "one sender per location")
+    .default([]),
   labelFormat: z.enum(LABEL_FORMATS).default("PDF_A4_300dpi"),
   boxes: z
     .array(boxSchema)

@@ -83,6 +83,8 @@ const lineItemSchema = z
     taxRate: z.number().min(0).max(1).default(0),
     requiresShipping: z.boolean().optional(),
     isGiftCard: z.boolean().optional(),
+    /** The location the line ships from (its fulfillment order's assigned location); omitted: the shop's location. */
+    locationId: id.optional(),
   })
   .strict();
 
@@ -172,6 +174,8 @@ const shopSchema = z
     createdAt: isoDateTime.default("2025-01-01T00:00:00Z"),
     address: addressSchema,
     location: z.object({ id, name: z.string().min(1), address: addressSchema }).strict(),
+    /** More locations (warehouses): an order's lines assigned to one get a fulfillment order of their own there. */
+    locations: z.array(z.object({ id, name: z.string().min(1), address: addressSchema }).strict()).default([]),
     products: z.array(productSchema).default([]),
     orders: z.array(orderSchema).default([]),
     metafields: z.array(metafieldSeedSchema).default([]),
@@ -198,6 +202,12 @@ export const seedSchema = z
       if (!currencies.has(shop.currencyCode)) issue(at("currencyCode"), `${shop.currencyCode} is not a CurrencyCode`);
       if (!isValidTimeZone(shop.ianaTimezone)) issue(at("ianaTimezone"), `${shop.ianaTimezone} is not an IANA time zone`);
       checkCountry(shop.address.countryCode, at("address", "countryCode"));
+      const locationIds = new Set([shop.location.id]);
+      shop.locations.forEach((location, l) => {
+        if (locationIds.has(location.id)) issue(at("locations", l, "id"), `duplicate location id ${location.id}`);
+        locationIds.add(location.id);
+        checkCountry(location.address.countryCode, at("locations", l, "address", "countryCode"));
+      });
       const variants = new Map<number, z.infer<typeof variantSchema>>();
       const productIds = new Set<number>();
       shop.products.forEach((product, p) => {
@@ -227,6 +237,7 @@ export const seedSchema = z
         order.lineItems.forEach((line, l) => {
           if (lineItemIds.has(line.id)) issue(at("orders", o, "lineItems", l, "id"), `duplicate line item id ${line.id}`);
           lineItemIds.add(line.id);
+          if (line.locationId !== undefined && !locationIds.has(line.locationId)) issue(at("orders", o, "lineItems", l, "locationId"), `no location ${line.locationId} in this shop`);
           quantities.set(line.id, line.quantity - line.removedQuantity);
           if (line.removedQuantity > line.quantity) {
             issue(at("orders", o, "lineItems", l, "removedQuantity"), "cannot exceed quantity");

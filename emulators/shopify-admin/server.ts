@@ -135,6 +135,7 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
           id: gid("FulfillmentOrder", fo.id),
           status: fo.status,
           deliveryMethod: fo.deliveryMethod,
+          locationId: gid("Location", fo.locationId),
           lineItems: fo.lineItems.map((li) => ({ id: gid("FulfillmentOrderLineItem", li.id), lineItemId: gid("LineItem", li.lineItemId), totalQuantity: li.totalQuantity, remainingQuantity: li.remainingQuantity })),
         })),
       fulfillments: shop.fulfillments

@@ -43,6 +43,8 @@ export interface LineItemState {
   taxRate: number;
   requiresShipping: boolean;
   isGiftCard: boolean;
+  /** The location the line ships from (the shop's location unless the seed assigned another). */
+  locationId: number;
 }
 
 export interface OrderState {
@@ -77,6 +79,8 @@ export interface FulfillmentOrderState {
   orderId: number;
   status: FulfillmentOrderStatus;
   deliveryMethod: "SHIPPING" | "NONE";
+  /** The assigned location (`assignedLocation.location`). */
+  locationId: number;
   createdAt: string;
   updatedAt: string;
   lineItems: { id: number; lineItemId: number; totalQuantity: number; remainingQuantity: number }[];
@@ -250,6 +254,7 @@ function buildShop(seedShop: SeedShop): ShopState {
         taxRate: line.taxRate,
         requiresShipping: line.requiresShipping ?? variant?.requiresShipping ?? true,
         isGiftCard: line.isGiftCard ?? variant?.isGiftCard ?? false,
+        locationId: line.locationId ?? seedShop.location.id,
       };
     });
     const order: OrderState = {
@@ -279,15 +284,18 @@ function buildShop(seedShop: SeedShop): ShopState {
       test: seedOrder.test,
     };
     shop.orders.push(order);
-    // Shopify splits an order into fulfillment orders by delivery method: shippable items, then the rest.
-    for (const method of ["SHIPPING", "NONE"] as const) {
-      const lines = lineItems.filter((line) => line.requiresShipping === (method === "SHIPPING") && line.currentQuantity > 0);
+    // Shopify splits an order into fulfillment orders by location (the shop's first), then by delivery method:
+    // shippable items, then the rest.
+    const locationIds = [seedShop.location.id, ...seedShop.locations.map((location) => location.id)];
+    for (const [locationId, method] of locationIds.flatMap((locationId) => (["SHIPPING", "NONE"] as const).map((method) => [locationId, method] as const))) {
+      const lines = lineItems.filter((line) => line.locationId === locationId && line.requiresShipping === (method === "SHIPPING") && line.currentQuantity > 0);
       if (lines.length === 0) continue;
       shop.fulfillmentOrders.push({
         id: nextId(shop, "fulfillmentOrder"),
         orderId: order.id,
         status: "OPEN",
         deliveryMethod: method,
+        locationId,
         createdAt: order.createdAt,
         updatedAt: order.createdAt,
         lineItems: lines.map((line) => ({
@@ -350,6 +358,16 @@ function buildShop(seedShop: SeedShop): ShopState {
 
 function latest(values: (string | null | undefined)[]): string {
   return values.filter((v): v is string => !!v).reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a));
+}
+
+/** Every location of the shop, its primary one first. */
+export function locationsOf(shop: ShopState): SeedShop["location"][] {
+  return [shop.info.location, ...shop.info.locations];
+}
+
+/** A location of the shop by its numeric id (the primary one when the id is unknown). */
+export function locationOf(shop: ShopState, id: number): SeedShop["location"] {
+  return locationsOf(shop).find((location) => location.id === id) ?? shop.info.location;
 }
 
 /** `$app` and `$app:suffix` become `app--<appId>` and `app--<appId>--suffix`, as on Shopify. */

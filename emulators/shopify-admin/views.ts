@@ -11,6 +11,8 @@ import { parseOrderSearch } from "./search";
 import {
   displayFulfillmentStatus,
   fulfillmentOrdersOf,
+  locationOf,
+  locationsOf,
   orderWeightGrams,
   resolveNamespace,
   shopGid,
@@ -120,8 +122,8 @@ function shopAddressView(shop: ShopState): View {
   };
 }
 
-export function locationView(shop: ShopState): View {
-  const loc = shop.info.location;
+export function locationView(shop: ShopState, id: number = shop.info.location.id): View {
+  const loc = locationOf(shop, id);
   return {
     __typename: "Location",
     id: gid("Location", loc.id),
@@ -531,7 +533,7 @@ const FO_ACTIONS: Record<string, string[]> = {
 export function fulfillmentOrderView(ctx: EmulatorContext, fo: FulfillmentOrderState): View {
   const { shop } = ctx;
   const order = shop.orders.find((o) => o.id === fo.orderId)!;
-  const loc = shop.info.location;
+  const loc = locationOf(shop, fo.locationId);
   const dest = order.shippingAddress;
   return {
     __typename: "FulfillmentOrder",
@@ -557,7 +559,7 @@ export function fulfillmentOrderView(ctx: EmulatorContext, fo: FulfillmentOrderS
       province: loc.address.province,
       countryCode: loc.address.countryCode,
       phone: loc.address.phone,
-      location: () => locationView(shop),
+      location: () => locationView(shop, fo.locationId),
     },
     deliveryMethod: {
       __typename: "DeliveryMethod",
@@ -621,7 +623,9 @@ export function fulfillmentOrderView(ctx: EmulatorContext, fo: FulfillmentOrderS
 export function fulfillmentView(ctx: EmulatorContext, f: FulfillmentState): View {
   const { shop } = ctx;
   const order = shop.orders.find((o) => o.id === f.orderId)!;
-  const loc = shop.info.location;
+  // A fulfillment ships from its fulfillment orders' location.
+  const locationId = shop.fulfillmentOrders.find((fo) => fo.id === f.lineItems[0]?.fulfillmentOrderId)?.locationId ?? shop.info.location.id;
+  const loc = locationOf(shop, locationId);
   return {
     __typename: "Fulfillment",
     id: gid("Fulfillment", f.id),
@@ -638,7 +642,7 @@ export function fulfillmentView(ctx: EmulatorContext, f: FulfillmentState): View
     totalQuantity: f.lineItems.reduce((sum, li) => sum + li.quantity, 0),
     trackingInfo: (args: Args) => (typeof args.first === "number" ? f.trackingInfo.slice(0, args.first) : f.trackingInfo).map((t) => ({ ...t })),
     order: () => orderView(ctx, order),
-    location: () => locationView(shop),
+    location: () => locationView(shop, locationId),
     originAddress: {
       address1: loc.address.address1,
       address2: loc.address.address2,
@@ -721,7 +725,7 @@ export function nodeById(ctx: EmulatorContext, id: unknown): View | null {
     case "Shop":
       return String(id) === shopGid(shop) ? shopView(ctx) : null;
     case "Location":
-      return parsed.id === shop.info.location.id ? locationView(shop) : null;
+      return locationsOf(shop).some((location) => location.id === parsed.id) ? locationView(shop, parsed.id) : null;
     case "BulkOperation":
       return ctx.bulk?.byId(parsed.id) ?? null;
     default:
@@ -740,6 +744,10 @@ export function queryRoot(ctx: EmulatorContext): Record<string, unknown> {
     product: (args: Args) => nodeOfType(ctx, args.id, "Product"),
     inventoryItem: (args: Args) => nodeOfType(ctx, args.id, "InventoryItem"),
     location: (args: Args) => (args.id == null ? locationView(shop) : nodeOfType(ctx, args.id, "Location")),
+    locations: (args: Args, _ctx: EmulatorContext, info: GraphQLResolveInfo) => {
+      rejectArguments(info, args, ["first", "last", "after", "before", "reverse", "includeInactive", "includeLegacy"]);
+      return connection(locationsOf(shop), cArgs(args), (location) => ({ id: location.id, value: location.id }), (location) => locationView(shop, location.id));
+    },
     node: (args: Args) => nodeById(ctx, args.id),
     bulkOperation: (args: Args) => nodeOfType(ctx, args.id, "BulkOperation"),
     currentBulkOperation: (args: Args) => (args.type === "MUTATION" ? null : (ctx.bulk?.current() ?? null)),

@@ -118,6 +118,9 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
           assignedLocation {
             name
             countryCode
+            location {
+              id
+            }
           }
           lineItems(first: 3) {
             pageInfo {
@@ -209,6 +212,9 @@ export const ORDER_FULFILLMENT_ORDERS_PAGE_QUERY = `#graphql
           assignedLocation {
             name
             countryCode
+            location {
+              id
+            }
           }
           lineItems(first: 3) {
             pageInfo {
@@ -293,7 +299,7 @@ const fulfillmentOrderFields = {
   status: z.string(),
   deliveryMethod: z.object({ methodType: z.string() }).nullish(),
   supportedActions: z.array(z.object({ action: z.string() })),
-  assignedLocation: z.object({ name: z.string(), countryCode: z.string() }),
+  assignedLocation: z.object({ name: z.string(), countryCode: z.string(), location: z.object({ id: z.string() }).nullish() }),
 };
 
 const orderFields = {

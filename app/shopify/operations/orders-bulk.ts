@@ -117,6 +117,9 @@ export const ORDERS_FOR_LABEL_BULK_QUERY = `#graphql
                 assignedLocation {
                   name
                   countryCode
+                  location {
+                    id
+                  }
                 }
               }
             }

@@ -1,0 +1,158 @@
+/**
+ * Sender per location (decision 0115), end to end against the Shopify emulator and the label sandbox: an order whose
+ * fulfillment orders sit at two locations (the demo's Paris workshop and Lyon warehouse) gets two labels and two
+ * fulfillments, each with only its own fulfillment order's lines and its location's sender; asking again buys nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
+import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
+import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
+import { createLabelServiceClient } from "../../app/label-service";
+import { runPreflight } from "../../app/bulk/preflight.server";
+import { bulkJobLabelIds } from "../../app/bulk/ui-pages.server";
+import { labelContextFromAdmin } from "../../app/labels/context.server";
+import { labelEveryLocation } from "../../app/labels/every-location.server";
+import { labelOrder, type LabelContext } from "../../app/labels/label-order.server";
+import { openRequest } from "../../app/privacy/snapshot-seal.server";
+import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
+import { shippingSettingsSchema } from "../../app/shipping/settings";
+import { fulfilTestLabelsOn } from "../helpers/dev-store";
+import { realAdminFor } from "../helpers/real-admin";
+import { createTestDatabase } from "../helpers/test-db";
+
+const LYON = "gid://shopify/Location/71000002";
+const PARIS = "gid://shopify/Location/71000001";
+const LYON_SENDER = {
+  firstName: "",
+  lastName: "Quai 4",
+  company: "Maison Étiquette Lyon",
+  address1: "15 rue de la Villette",
+  address2: "",
+  city: "Lyon",
+  zip: "69003",
+  countryCode: "FR",
+  phone: "+33472000000",
+  email: "lyon@example.fr",
+};
+
+const database = createTestDatabase();
+const db = database.prisma;
+let emulator: TestEmulator;
+let sandbox: LabelSandbox;
+let context: LabelContext;
+
+interface Inspected {
+  fulfillmentOrders: { id: string; locationId: string; lineItems: { lineItemId: string }[] }[];
+  fulfillments: { trackingInfo: { number: string }[]; lineItems: { lineItemId: string; fulfillmentOrderId: string }[] }[];
+  notifications: unknown[];
+}
+
+async function inspect(number: number): Promise<Inspected> {
+  return (await emulator.inspect(`/__admin/orders/${number}`)).body as Inspected;
+}
+
+async function boughtLabels(): Promise<number> {
+  return ((await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { count: number }).count;
+}
+
+beforeAll(async () => {
+  [emulator, sandbox] = await Promise.all([startTestEmulator({ plan: "plus" }), startLabelSandbox({ port: 0 })]);
+  const settings = shippingSettingsSchema.parse({ ...DEMO_SHIPPING_SETTINGS, locationSenders: [{ locationId: LYON, locationName: "Entrepôt Lyon", sender: LYON_SENDER }] });
+  await saveShippingSettings(db, DEMO_SHOP, settings);
+  await fulfilTestLabelsOn(db, DEMO_SHOP);
+  const admin = await realAdminFor(emulator.emulator.url, db, DEMO_SHOP, DEMO_TOKEN);
+  const service = createLabelServiceClient({
+    shop: DEMO_SHOP,
+    environment: "staging",
+    account: { baseUrl: sandbox.url, ...DEMO_ACCOUNT },
+    tokenCache: undefined,
+    options: { generateTimeoutMs: 10_000, defaultTimeoutMs: 10_000 },
+  });
+  context = await labelContextFromAdmin(DEMO_SHOP, admin, { database: db, service: async () => service });
+});
+afterAll(async () => {
+  await Promise.all([emulator.emulator.close(), sandbox.close()]);
+  await database.close();
+});
+
+type Sent = { sender: { city: string; zip: string; company_name: string } };
+
+describe("an order shipping from two locations", () => {
+  it("counts as two charged labels in a production bulk job's preflight", async () => {
+    const production = { ...context, environment: "production" as const };
+    const preflight = await runPreflight(production, ["gid://shopify/Order/7100001062"]);
+    expect(preflight.ready.map((entry) => entry.orderName)).toEqual(["#1062"]);
+    expect(preflight.chargedLabels).toBe(2);
+  });
+
+  it("gets one label per location (page: one location at a time), each fulfilling only its fulfillment order's lines, with its sender", async () => {
+    const before = await inspect(1062);
+    const foAt = (location: string) => before.fulfillmentOrders.find((fo) => fo.locationId === location)!;
+    expect(before.fulfillmentOrders.map((fo) => fo.locationId)).toEqual([PARIS, LYON]);
+
+    const lyon = await labelOrder(context, { orderId: "7100001062", location: LYON });
+    if (lyon.kind !== "labelled") throw new Error(JSON.stringify(lyon).slice(0, 1500));
+    expect(lyon.locations?.map((location) => location.locationId)).toEqual([PARIS, LYON]);
+    expect(lyon.label.fulfillmentOrderId).toBe(foAt(LYON).id);
+    expect((openRequest(lyon.label.requestSnapshotJson) as Sent).sender).toMatchObject({ city: "Lyon", zip: "69003", company_name: "Maison Étiquette Lyon" });
+
+    const paris = await labelOrder(context, { orderId: "7100001062", location: PARIS });
+    if (paris.kind !== "labelled") throw new Error(JSON.stringify(paris).slice(0, 1500));
+    expect(paris.label.fulfillmentOrderId).toBe(foAt(PARIS).id);
+    // Paris has no sender of its own: the shop's.
+    expect((openRequest(paris.label.requestSnapshotJson) as Sent).sender).toMatchObject({ city: DEMO_SHIPPING_SETTINGS.sender.city, zip: DEMO_SHIPPING_SETTINGS.sender.zip });
+    expect(paris.label.trackingNumber).not.toBe(lyon.label.trackingNumber);
+
+    const after = await inspect(1062);
+    expect(after.fulfillments).toHaveLength(2);
+    for (const [outcome, location] of [[lyon, LYON], [paris, PARIS]] as const) {
+      const fulfillment = after.fulfillments.find((entry) => entry.trackingInfo.some((tracking) => tracking.number === outcome.label.trackingNumber))!;
+      expect(new Set(fulfillment.lineItems.map((line) => line.fulfillmentOrderId))).toEqual(new Set([foAt(location).id]));
+      expect(fulfillment.lineItems.map((line) => line.lineItemId).sort()).toEqual(foAt(location).lineItems.map((line) => line.lineItemId).sort());
+    }
+    expect(after.notifications).toHaveLength(2);
+
+    // Asked again, per location or for the whole order: each location's label is reported, nothing is bought.
+    // A bulk job's preflight sees it as already labelled (nothing left to ship from either location).
+    const preflight = await runPreflight(context, ["gid://shopify/Order/7100001062"]);
+    expect(preflight.alreadyLabelled.map((entry) => entry.orderName)).toEqual(["#1062"]);
+
+    const bought = await boughtLabels();
+    for (const input of [{ location: LYON }, { location: PARIS }, {}]) {
+      const again = await labelOrder(context, { orderId: "7100001062", ...input });
+      expect(again.kind === "labelled" && again.alreadyLabelled, JSON.stringify(input)).toBe(true);
+    }
+    expect(await boughtLabels()).toBe(bought);
+    expect((await inspect(1062)).fulfillments).toHaveLength(2);
+  });
+
+  it("is labelled whole by a bulk job's item: every location, once, even when the item runs twice", async () => {
+    const before = await inspect(1044);
+    const run = async () => {
+      const first = await labelOrder(context, { orderId: "7100001044" });
+      return first.locations ? labelEveryLocation(context, "7100001044", first) : { outcome: first, labels: [] };
+    };
+    const { outcome, labels } = await run();
+    expect(outcome.kind).toBe("labelled");
+    expect(labels).toHaveLength(2);
+    const after = await inspect(1044);
+    expect(after.fulfillments).toHaveLength(2);
+    const lyonFo = before.fulfillmentOrders.find((fo) => fo.locationId === LYON)!;
+    const lyonFulfillment = after.fulfillments.find((entry) => entry.lineItems.some((line) => line.fulfillmentOrderId === lyonFo.id))!;
+    expect(lyonFulfillment.lineItems.every((line) => line.fulfillmentOrderId === lyonFo.id)).toBe(true);
+    const lyonLabel = await db.label.findFirstOrThrow({ where: { fulfillmentOrderId: lyonFo.id } });
+    expect((openRequest(lyonLabel.requestSnapshotJson) as Sent).sender.city).toBe("Lyon");
+
+    // The job's print holds both parcels, though the item names only the first label.
+    const job = await db.bulkJob.create({ data: { shop: DEMO_SHOP, environment: "staging", settingsJson: "{}" } });
+    const first = outcome.kind === "labelled" ? outcome.label.id : "";
+    await db.bulkJobItem.create({ data: { jobId: job.id, shop: DEMO_SHOP, orderId: "gid://shopify/Order/7100001044", orderName: "#1044", position: 0, status: "LABELLED", labelId: first } });
+    expect(await bulkJobLabelIds(db, DEMO_SHOP, job.id)).toEqual([first, ...labels.filter((id) => id !== first)]);
+
+    const bought = await boughtLabels();
+    const rerun = await run();
+    expect(rerun.outcome.kind === "labelled" && rerun.outcome.alreadyLabelled).toBe(true);
+    expect(await boughtLabels()).toBe(bought);
+    expect((await inspect(1044)).fulfillments).toHaveLength(2);
+  });
+});
