@@ -122,12 +122,15 @@ export interface PreflightResult extends BulkPreflight {
   orders: Map<string, OrderForLabel>;
   /** The label of each already-labelled order: its id and tracking number. */
   labelled: Map<string, { labelId: string; trackingNumber: string }>;
+  /** When the read of `orders` started (a job's items label from it while fresh, decision 0184). */
+  readAt: Date;
 }
 
 /** The check itself: free, nothing is bought or written. Throws BulkSelectionError for an empty or oversized selection. */
 export async function runPreflight(ctx: LabelContext, orderIds: readonly string[]): Promise<PreflightResult> {
   const ids = normaliseOrderIds(orderIds);
   checkSelectionSize(ids);
+  const readAt = new Date();
   const [orders, taken] = await Promise.all([readOrdersForPreflight(ctx.admin, ids), slotsTaken(ctx.db, ctx.shop, ids)]);
 
   let service: Awaited<ReturnType<LabelContext["service"]>> | undefined;
@@ -155,6 +158,7 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
     chargedLabels: 0,
     orders: new Map(),
     labelled: new Map(),
+    readAt,
   };
   for (const id of ids) {
     const order = orders.get(id);
@@ -205,7 +209,7 @@ export function groupByCause(blocked: BulkPreflight["blocked"]): BulkPreflight["
 
 /** The public shape (no orders or labels maps): what the API and the page get. */
 export function preflightView(result: PreflightResult): BulkPreflight {
-  const { orders: _orders, labelled: _labelled, ...view } = result;
+  const { orders: _orders, labelled: _labelled, readAt: _readAt, ...view } = result;
   return view;
 }
 
