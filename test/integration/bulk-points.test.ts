@@ -129,6 +129,8 @@ describe("a bulk job's Shopify points", () => {
     const perLabel = actual / labelled.length;
     console.info(`bulk job over the ${ids.length} demo orders: ${labelled.length} labelled; Shopify points per label requested ${(requested / labelled.length).toFixed(1)}, spent ${perLabel.toFixed(1)}; ${JSON.stringify(Object.fromEntries(tally))}`);
     expect(perLabel).toBeLessThanOrEqual(45);
+    // No call asks for more than 1.5x what it spends (Shopify reserves the requested cost before running it).
+    for (const [name, points] of tally) expect(points.requested, `${name}: requested ${points.requested}, spent ${points.actual}`).toBeLessThanOrEqual(1.5 * points.actual);
     // Each order was read once, by the job's bulk read: no item read its order or its fulfillment orders again.
     for (const name of ["OrderForLabel", "OrderForLabelLineItems", "FulfillmentContext", "FulfillmentContextFulfillmentOrders", "FulfillmentContextLines"]) expect(calls(name), name).toBe(0);
     expect(calls("FulfillmentCreate")).toBe(labelled.length);
