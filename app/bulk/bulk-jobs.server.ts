@@ -65,7 +65,8 @@ export interface CreateBulkJobInput {
  * unknown order ids, an empty or oversized selection, and a production job whose charge is not confirmed.
  */
 export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput): Promise<BulkJobCreated & { job: BulkJobView }> {
-  const preflight = await runPreflight(ctx, input.orderIds);
+  // The preflight the merchant just looked at kept its read: the job starts from it rather than reading again.
+  const preflight = await runPreflight(ctx, input.orderIds, { reuseRead: true });
   if (preflight.unknown.length > 0) {
     const list = preflight.unknown.slice(0, 10).join(", ") + (preflight.unknown.length > 10 ? ", …" : "");
     throw new BulkSelectionError("unknown_orders", { count: String(preflight.unknown.length), orderIds: list }, {

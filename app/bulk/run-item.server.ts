@@ -131,6 +131,7 @@ function jobPlan(deps: BulkRunDeps, jobId: string, admin: AdminGraphqlClient): (
     const nowMs = Date.now();
     const kept = byJob.get(jobId);
     if (kept && nowMs - kept.readAtMs < SHOP_PLAN_KEPT_MS) return kept.value;
+    for (const [id, entry] of byJob) if (nowMs - entry.readAtMs >= SHOP_PLAN_KEPT_MS) byJob.delete(id);
     const value = fetchIsDevelopmentStore(admin);
     byJob.set(jobId, { readAtMs: nowMs, value });
     value.catch(() => byJob.delete(jobId));

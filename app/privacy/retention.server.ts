@@ -7,7 +7,7 @@
  * The same pass re-seals recipients still written with an older key version under the current one, so after a key
  * rotation (ENCRYPTION_KEY_VERSION + ENCRYPTION_PREVIOUS_KEYS) the old key can be retired once a pass has run.
  */
-import { ORDER_DRAFT_FRESH_MS } from "../bulk/order-draft.server";
+import { ORDER_DRAFT_FRESH_MS, PREFLIGHT_READ_KEPT_MS } from "../bulk/order-draft.server";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SecretBox } from "../security/secret-box.server";
 import { redactRows } from "./redact.server";
@@ -22,7 +22,7 @@ export interface RetentionOutcome {
   redactedAttempts: number;
   resealedLabels: number;
   resealedAttempts: number;
-  /** Bulk items' stored orders past their use (decision 0184), removed. */
+  /** Bulk items' and preflights' stored orders past their use (decision 0184), removed. */
   clearedOrderDrafts: number;
 }
 
@@ -41,7 +41,8 @@ export async function enforceRecipientRetention(
     where: { orderSealed: { not: null }, OR: [{ orderReadAt: null }, { orderReadAt: { lt: new Date(now.getTime() - ORDER_DRAFT_FRESH_MS) } }] },
     data: { orderSealed: null, orderReadAt: null },
   });
-  outcome.clearedOrderDrafts = cleared.count;
+  const kept = await db.preflightRead.deleteMany({ where: { readAt: { lt: new Date(now.getTime() - PREFLIGHT_READ_KEPT_MS) } } });
+  outcome.clearedOrderDrafts = cleared.count + kept.count;
 
   // Past the period: redacted, in batches (each row once: redactedAt is set).
   for (;;) {

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createBulkJob, getBulkJob, retryFailedItems } from "../../app/bulk/bulk-jobs.server";
+import { preflightBulkJob } from "../../app/bulk/preflight.server";
 import { ORDER_DRAFT_FRESH_MS } from "../../app/bulk/order-draft.server";
 import type { BulkRunDeps } from "../../app/bulk/run-item.server";
 import type { BulkJobView } from "../../app/bulk/types";
@@ -63,7 +64,7 @@ beforeEach(async () => {
   await queue?.stop({ graceMs: 0 });
   await fetch(`${sandbox.url}/__admin/reset`, { method: "POST" });
   await emulator.inspect("/__admin/reset", "POST");
-  for (const table of [db.bulkJobItem, db.bulkJob, db.purchaseAttempt, db.label, db.semaphoreSlot] as { deleteMany(): Promise<unknown> }[]) await table.deleteMany();
+  for (const table of [db.bulkJobItem, db.bulkJob, db.purchaseAttempt, db.label, db.semaphoreSlot, db.preflightRead] as { deleteMany(): Promise<unknown> }[]) await table.deleteMany();
   tally.clear();
   clockOffsetMs = 0;
   const client = createLabelServiceClient({ shop: DEMO_SHOP, environment: "staging", account: { baseUrl: sandbox.url, ...DEMO_ACCOUNT }, options: { generateTimeoutMs: 10_000, defaultTimeoutMs: 10_000 } });
@@ -171,5 +172,23 @@ describe("a bulk job's Shopify points", () => {
     // A fresh clock, yet each retried item read its order from Shopify (its stored read was dropped), once.
     expect(calls("OrderForLabel")).toBe(retried);
     expect(calls("FulfillmentContext")).toBe(0);
+  }, 240_000);
+
+  it("a job started from the preflight the merchant just looked at does not read its orders again", async () => {
+    const ids = (await demoOrderIds()).slice(0, 16);
+    const preflight = await preflightBulkJob(context(), ids);
+    expect(calls("OrdersForLabelBulkRun")).toBeGreaterThan(0);
+    // Kept sealed, a few minutes.
+    const kept = await db.preflightRead.findMany();
+    expect(kept).toHaveLength(ids.length);
+    expect(kept.every((row) => row.orderSealed.startsWith("v") && !row.orderSealed.includes("{"))).toBe(true);
+
+    tally.clear();
+    const jobIds = [...preflight.ready, ...preflight.blocked, ...preflight.alreadyLabelled].map((order) => order.orderId);
+    const created = await createBulkJob(context(), { orderIds: jobIds, staffUserId: null, queue });
+    const job = await finished(created.id);
+    expect(job.counts.labelled).toBe(preflight.ready.length);
+    for (const name of ["OrdersForLabelBulkRun", "OrdersForLabelBulkPoll", "OrderForLabel", "FulfillmentContext"]) expect(calls(name), name).toBe(0);
+    expect(await db.preflightRead.count()).toBe(0);
   }, 240_000);
 });
