@@ -8,6 +8,7 @@ import type { BulkJob, BulkJobItem, Prisma, PrismaClient } from "../generated/pr
 import type { LabelContext } from "../labels/label-order.server";
 import type { JobQueue } from "../jobs/types";
 import { BULK_LABEL_ITEM_JOB, ITEM_QUEUE_RETRY_LIMIT, itemJobKey, type BulkItemPayload } from "./item-job";
+import { sealOrderDraft } from "./order-draft.server";
 import { BulkSelectionError, runPreflight } from "./preflight.server";
 import { settlePendingItems } from "./pending.server";
 import type { Reason } from "./reasons";
@@ -64,7 +65,8 @@ export interface CreateBulkJobInput {
  * unknown order ids, an empty or oversized selection, and a production job whose charge is not confirmed.
  */
 export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput): Promise<BulkJobCreated & { job: BulkJobView }> {
-  const preflight = await runPreflight(ctx, input.orderIds);
+  // The preflight the merchant just looked at kept its read: the job starts from it rather than reading again.
+  const preflight = await runPreflight(ctx, input.orderIds, { reuseRead: true });
   if (preflight.unknown.length > 0) {
     const list = preflight.unknown.slice(0, 10).join(", ") + (preflight.unknown.length > 10 ? ", …" : "");
     throw new BulkSelectionError("unknown_orders", { count: String(preflight.unknown.length), orderIds: list }, {
@@ -80,7 +82,11 @@ export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput
   const rows: Omit<Prisma.BulkJobItemCreateManyInput, "jobId">[] = [];
   const item = (orderId: string, orderName: string, status: BulkItemStatus, extra: Partial<Prisma.BulkJobItemCreateManyInput> = {}) =>
     rows.push({ shop: ctx.shop, orderId, orderName, position: positions.get(orderId) ?? rows.length, status, ...extra });
-  for (const order of preflight.ready) item(order.orderId, order.orderName, "QUEUED");
+  // Each ready item keeps the order as this preflight read it (sealed), so it does not read it again (decision 0184).
+  for (const order of preflight.ready) {
+    const read = preflight.orders.get(order.orderId);
+    item(order.orderId, order.orderName, "QUEUED", read ? { orderSealed: sealOrderDraft(read), orderReadAt: preflight.readAt } : {});
+  }
   for (const order of preflight.blocked) item(order.orderId, order.orderName, "BLOCKED", { reasonJson: JSON.stringify(order.reasons[0] ?? null) });
   for (const order of preflight.alreadyLabelled) {
     const label = preflight.labelled.get(order.orderId);
@@ -221,7 +227,8 @@ export async function retryFailedItems(db: PrismaClient, shop: string, id: strin
       for (const item of failed) {
         const moved = await tx.bulkJobItem.updateMany({
           where: { id: item.id, status: item.status },
-          data: { status: "QUEUED", reasonJson: null, refusals: 0, finishedAt: null },
+          // orderSealed cleared: a retried item always reads its order again from Shopify.
+          data: { status: "QUEUED", reasonJson: null, refusals: 0, finishedAt: null, orderSealed: null, orderReadAt: null },
         });
         if (moved.count === 0) continue;
         retried += 1;
@@ -244,7 +251,7 @@ export async function cancelBulkJob(db: PrismaClient, shop: string, id: string):
   let cancelled = 0;
   if (job.status === "RUNNING") {
     cancelled = await db.$transaction(async (tx) => {
-      const moved = await tx.bulkJobItem.updateMany({ where: { jobId: id, shop, status: "QUEUED" }, data: { status: "CANCELLED", finishedAt: new Date() } });
+      const moved = await tx.bulkJobItem.updateMany({ where: { jobId: id, shop, status: "QUEUED" }, data: { status: "CANCELLED", finishedAt: new Date(), orderSealed: null } });
       await tx.bulkJob.updateMany({ where: { id, shop, status: "RUNNING" }, data: { status: "CANCELLED", cancelledAt: new Date() } });
       return moved.count;
     });

@@ -18,6 +18,7 @@ import type { ShippingSettings } from "../shipping/settings";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { readOrdersForLabel } from "../shopify/operations/orders-bulk";
+import { keepPreflightRead, takePreflightRead } from "./order-draft.server";
 import { blockedReason, causeKey, type Reason } from "./reasons";
 import { BULK_JOB_MAX_ORDERS, type BulkPreflight } from "./types";
 
@@ -135,13 +136,33 @@ export interface PreflightResult extends BulkPreflight {
   orders: Map<string, OrderForLabel>;
   /** The label of each already-labelled order: its id and tracking number. */
   labelled: Map<string, { labelId: string; trackingNumber: string }>;
+  /** When the read of `orders` started (a job's items label from it while fresh, decision 0184). */
+  readAt: Date;
 }
 
-/** The check itself: free, nothing is bought or written. Throws BulkSelectionError for an empty or oversized selection. */
-export async function runPreflight(ctx: LabelContext, orderIds: readonly string[]): Promise<PreflightResult> {
+export interface PreflightOptions {
+  /** Keep the read a few minutes for the job that may start from this preflight (the page, the API; decision 0184). */
+  keepRead?: boolean;
+  /** Use a kept read of these very orders when there is a fresh one (the job's creation), instead of reading again. */
+  reuseRead?: boolean;
+}
+
+/**
+ * The check itself: free, nothing is bought (the read may be kept, sealed, see PreflightOptions). Throws
+ * BulkSelectionError for an empty or oversized selection.
+ */
+export async function runPreflight(ctx: LabelContext, orderIds: readonly string[], options: PreflightOptions = {}): Promise<PreflightResult> {
   const ids = normaliseOrderIds(orderIds);
   checkSelectionSize(ids);
-  const [orders, taken, perLocation] = await Promise.all([readOrdersForPreflight(ctx.admin, ids), slotsTaken(ctx.db, ctx.shop, ids), locationLabels(ctx.db, ctx.shop, ids)]);
+  const kept = options.reuseRead && ids.every((id) => ORDER_GID.test(id)) ? await takePreflightRead(ctx.db, ctx.shop, ids, new Date()) : null;
+  const readAt = kept?.readAt ?? new Date();
+  const read = kept ? Promise.resolve(new Map<string, OrderForLabel | null>(kept.orders)) : readOrdersForPreflight(ctx.admin, ids);
+  const [orders, taken, perLocation] = await Promise.all([read, slotsTaken(ctx.db, ctx.shop, ids), locationLabels(ctx.db, ctx.shop, ids)]);
+  if (options.keepRead) {
+    const known = new Map([...orders].filter((entry): entry is [string, OrderForLabel] => entry[1] !== null));
+    // Only a saving: a failure to keep it means the job reads the orders again.
+    await keepPreflightRead(ctx.db, ctx.shop, known, readAt).catch(() => undefined);
+  }
 
   let service: Awaited<ReturnType<LabelContext["service"]>> | undefined;
   let serviceError: string | undefined;
@@ -168,6 +189,7 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
     chargedLabels: 0,
     orders: new Map(),
     labelled: new Map(),
+    readAt,
   };
   for (const id of ids) {
     const order = orders.get(id);
@@ -226,11 +248,11 @@ export function groupByCause(blocked: BulkPreflight["blocked"]): BulkPreflight["
 
 /** The public shape (no orders or labels maps): what the API and the page get. */
 export function preflightView(result: PreflightResult): BulkPreflight {
-  const { orders: _orders, labelled: _labelled, ...view } = result;
+  const { orders: _orders, labelled: _labelled, readAt: _readAt, ...view } = result;
   return view;
 }
 
 /** `preflightBulkJob(ctx, orderIds)`: the free check, as the API and the page show it. */
 export async function preflightBulkJob(ctx: LabelContext, orderIds: readonly string[]): Promise<BulkPreflight> {
-  return preflightView(await runPreflight(ctx, orderIds));
+  return preflightView(await runPreflight(ctx, orderIds, { keepRead: true }));
 }

@@ -11,6 +11,10 @@
  *    last attempt.
  * Each call to the label service holds one slot of `label-service:<environment>:<account>` (the database semaphore,
  * shared by every instance) for LABEL_SERVICE_MAX_CONCURRENCY per account.
+ *
+ * Shopify points (issue 19): the item labels from the order its job's preflight read while that read is fresh
+ * (decision 0184: no OrderForLabel, no FulfillmentContext), leaves the order summary to a batched metafieldsSet
+ * (decision 0185) and reads the shop's plan at most once a minute per job (decision 0186).
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { RetryableJobError } from "../jobs/errors";
@@ -18,12 +22,17 @@ import type { Semaphore } from "../jobs/semaphore.server";
 import type { LabelEnvironment } from "../labels/environments";
 import { labelEveryLocation } from "../labels/every-location.server";
 import { labelOrder, type LabelContext, type LabelOrderOutcome } from "../labels/label-order.server";
+import { flushOrderSummaries } from "../labels/summary-batch.server";
+import type { AdminGraphqlClient } from "../shopify/admin-client";
+import { fetchIsDevelopmentStore } from "../shopify/operations/shop-plan";
 import type { GenerateOutcome } from "../labels/purchase.server";
 import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
 import { finishJobIfDone } from "./bulk-jobs.server";
 import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type BulkItemPayload } from "./item-job";
 import { LocalGate } from "./local-gate";
+import { openOrderDraft } from "./order-draft.server";
 import { blockedReason, type Reason } from "./reasons";
+import { UNFINISHED_ITEM_STATUSES } from "./types";
 
 export interface BulkRunDeps {
   db: PrismaClient;
@@ -37,6 +46,8 @@ export interface BulkRunDeps {
   /** Delay before the next try after a retryable refusal (attempt 1, 2, …); default 2 s doubling, at most 60 s. */
   refusalDelayMs?: (refusals: number) => number;
   log?: (message: string) => void;
+  /** The clock (tests): an item's stored order is used only while fresh. */
+  now?: () => Date;
 }
 
 export interface ItemRun {
@@ -109,6 +120,26 @@ function throttledService(service: Service, take: () => Promise<{ release(): Pro
   });
 }
 
+/** How long a job keeps the shop's plan (whether test labels may reach Shopify) before reading it again. */
+export const SHOP_PLAN_KEPT_MS = 60_000;
+
+const plans = new WeakMap<BulkRunDeps, Map<string, { readAtMs: number; value: Promise<boolean> }>>();
+/** The shop's plan for one job, read at most once per SHOP_PLAN_KEPT_MS (a failed read is not kept). */
+function jobPlan(deps: BulkRunDeps, jobId: string, admin: AdminGraphqlClient): () => Promise<boolean> {
+  return () => {
+    let byJob = plans.get(deps);
+    if (!byJob) plans.set(deps, (byJob = new Map()));
+    const nowMs = Date.now();
+    const kept = byJob.get(jobId);
+    if (kept && nowMs - kept.readAtMs < SHOP_PLAN_KEPT_MS) return kept.value;
+    for (const [id, entry] of byJob) if (nowMs - entry.readAtMs >= SHOP_PLAN_KEPT_MS) byJob.delete(id);
+    const value = fetchIsDevelopmentStore(admin);
+    byJob.set(jobId, { readAtMs: nowMs, value });
+    value.catch(() => byJob.delete(jobId));
+    return value;
+  };
+}
+
 function retrySeconds(reason: Reason): number {
   const seconds = Number(reason.params?.seconds);
   return Number.isFinite(seconds) && seconds > 0 ? seconds : 5;
@@ -127,12 +158,18 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
   });
   if (claimed.count === 0) return "skipped";
 
+  /** The item's Admin client, once its context is built (the summaries are flushed with it). */
+  let admin: AdminGraphqlClient | undefined;
   const settle = async (status: "LABELLED" | "BLOCKED" | "REFUSED" | "PENDING" | "QUEUED", data: Record<string, unknown> = {}) => {
     await db.bulkJobItem.updateMany({
       where: { id: item.id, status: "RUNNING" },
-      data: { status, ...data, finishedAt: status === "QUEUED" ? null : new Date() },
+      // The stored order is kept only for the item's next run while it waits (QUEUED); ran, it is cleared.
+      data: { status, ...data, finishedAt: status === "QUEUED" ? null : new Date(), ...(status === "QUEUED" ? {} : { orderSealed: null, orderReadAt: null }) },
     });
-    if (status !== "QUEUED") await finishJobIfDone(db, bulkJobId);
+    if (status === "QUEUED") return;
+    await finishJobIfDone(db, bulkJobId);
+    // Whatever this item's outcome, it may be the job's last: the summaries its labels left are written then.
+    if (admin) await flushSummaries(db, admin, run.shop, bulkJobId);
   };
   const lastAttempt = run.attempt > ITEM_QUEUE_RETRY_LIMIT;
 
@@ -164,8 +201,14 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
         throw error;
       }
     };
-    const bounded: LabelContext = { ...context, service: async () => throttledService(await service(), take, leaseMs) };
-    const result = await labelOrder(bounded, { orderId });
+    admin = context.admin;
+    const bounded: LabelContext = {
+      ...context,
+      service: async () => throttledService(await service(), take, leaseMs),
+      push: { ...context.push, summary: "batched", isDevelopmentStore: jobPlan(deps, bulkJobId, context.admin) },
+    };
+    const order = openOrderDraft(item, (deps.now ?? (() => new Date()))()) ?? undefined;
+    const result = await labelOrder(bounded, { orderId, order });
     // Sender per location (decision 0115): an order shipping from several locations gets one label per location.
     outcome = result.locations ? (await labelEveryLocation(bounded, orderId, result)).outcome : result;
   } catch (error) {
@@ -224,5 +267,18 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
       });
       throw new RetryableJobError(`bulk item ${item.id}: the label service asked to slow down`, delayMs);
     }
+  }
+}
+
+/**
+ * The shop's deferred order summaries: full batches of 25 now, and everything once no item of this job is left to
+ * run (the last one to finish writes the rest). Anything missed (a crash in between) is the background pass's.
+ */
+async function flushSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, jobId: string): Promise<void> {
+  try {
+    const left = await db.bulkJobItem.count({ where: { jobId, status: { in: [...UNFINISHED_ITEM_STATUSES] } } });
+    await flushOrderSummaries(db, admin, shop, { all: left === 0 });
+  } catch {
+    // The summaries stay due; the background pass writes them.
   }
 }

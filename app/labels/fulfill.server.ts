@@ -11,7 +11,7 @@
 import { DEFAULT_RECONCILE_TIMINGS, reconcileTimings, type ReconcileTimings } from "../config.server";
 import type { PrismaClient, Label } from "../generated/prisma/client";
 import { AdminApiError, ShopifyBusyError, type AdminGraphqlClient } from "../shopify/admin-client";
-import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking } from "../shopify/operations/fulfillment";
+import { createFulfillment, fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking, type FulfillmentContext } from "../shopify/operations/fulfillment";
 import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
@@ -137,28 +137,56 @@ export interface FulfillDeps {
   timings?: ReconcileTimings;
 }
 
-async function claim(db: PrismaClient, shop: string, labelId: string, now: Date, timings: ReconcileTimings): Promise<boolean> {
+/**
+ * Claims the label's Shopify step. `neverPushed`: only from PENDING with no fulfillment recorded, i.e. nothing of this
+ * label can have reached Shopify yet (a throttled call is not executed, and PENDING is only set back after one).
+ */
+async function claim(db: PrismaClient, shop: string, labelId: string, now: Date, timings: ReconcileTimings, neverPushed = false): Promise<boolean> {
   const { count } = await db.label.updateMany({
-    where: {
-      id: labelId,
-      shop,
-      // A label being voided or void never goes (back) to Shopify (decision 0112).
-      ...LIVE_LABEL,
-      OR: [
-        { fulfillmentStatus: { in: [...CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST] } },
-        { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
-      ],
-    },
+    where: neverPushed
+      ? { id: labelId, shop, ...LIVE_LABEL, fulfillmentStatus: FULFILLMENT.PENDING, fulfillmentId: null }
+      : {
+          id: labelId,
+          shop,
+          // A label being voided or void never goes (back) to Shopify (decision 0112).
+          ...LIVE_LABEL,
+          OR: [
+            { fulfillmentStatus: { in: [...CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST] } },
+            { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
+          ],
+        },
     data: { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, fulfillmentError: null },
   });
   return count === 1;
 }
 
+/** How a caller that labels many orders (a bulk job's item) lets a push spend fewer Shopify points. */
+export interface PushOptions {
+  /**
+   * The order's fulfillment orders as read just before the purchase (a bulk item's fresh read, decision 0184): a
+   * label never pushed before is fulfilled from them without reading the order again. Anything else (an earlier push
+   * of this label, no open fulfillment order there, Shopify refusing them as out of date) reads the order now.
+   */
+  read?: Pick<FulfillmentContext, "fulfillmentOrders">;
+  /** "batched": the order summary is left to flushOrderSummaries (decision 0185); by default it is written now. */
+  summary?: "now" | "batched";
+  /** The shop's plan as the caller keeps it (a bulk job: once a minute), instead of one read per push. */
+  isDevelopmentStore?: () => Promise<boolean>;
+}
+
+/** The read's fulfillment orders this label may fulfil (its own one, when it names one). */
+function openFulfillmentOrders(label: Label, fulfillmentOrders: Pick<FulfillmentContext, "fulfillmentOrders">["fulfillmentOrders"]) {
+  return fulfillmentOrders.nodes.filter(
+    (fulfillmentOrder) => (label.fulfillmentOrderId === null || fulfillmentOrder.id === label.fulfillmentOrderId) && isParcelFulfillmentOrder(fulfillmentOrder),
+  );
+}
+
 export async function pushLabelToShopify(
   deps: FulfillDeps,
-  input: { shop: string; labelId: string; notifyCustomer: boolean },
+  input: { shop: string; labelId: string; notifyCustomer: boolean; options?: PushOptions },
 ): Promise<FulfillResult> {
   const { db, admin } = deps;
+  const options = input.options ?? {};
   const now = deps.now ?? (() => new Date());
   const label = await db.label.findFirst({ where: { id: input.labelId, shop: input.shop } });
   if (!label) throw new Error(`no label ${input.labelId} for ${input.shop}`);
@@ -173,7 +201,15 @@ export async function pushLabelToShopify(
     const updated = await db.label.update({ where: { id: label.id }, data: { metafieldWritten: true } });
     return { status: "created", label: updated, adopted: true };
   }
-  if (!(await claim(db, input.shop, label.id, now(), deps.timings ?? reconcileTimings()))) return { status: "in_progress" };
+  const timings = deps.timings ?? reconcileTimings();
+  // The caller's read stands in for the order's only when nothing of this label can be in Shopify yet.
+  let read = options.read && label.fulfillmentStatus === FULFILLMENT.PENDING && label.fulfillmentId === null ? options.read : undefined;
+  let claimed = read ? await claim(db, input.shop, label.id, now(), timings, true) : false;
+  if (!claimed) {
+    read = undefined;
+    claimed = await claim(db, input.shop, label.id, now(), timings);
+  }
+  if (!claimed) return { status: "in_progress" };
 
   const fail = async (why: Note): Promise<FulfillResult> => {
     const failed = await db.label.update({
@@ -187,13 +223,17 @@ export async function pushLabelToShopify(
   let adopted = false;
   try {
     // --- test labels (decision 0170): the one place that decides whether this label may reach Shopify at all.
-    const step = await shopifyStepFor({ db, admin }, label);
+    const step = await shopifyStepFor({ db, admin, isDevelopmentStore: options.isDevelopmentStore }, label);
     if (!step.push) {
       const skipped = await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus: FULFILLMENT.SKIPPED_TEST, fulfillmentError: null } });
       return { status: "skipped", label: skipped, reason: step.reason };
     }
     // --- end test labels
-    const context = await fetchFulfillmentContext(admin, label.orderId);
+    // A fresh read with a fulfillment order open for this label, which cannot be in Shopify yet: no read here.
+    if (read && openFulfillmentOrders(label, read.fulfillmentOrders).length === 0) read = undefined;
+    const context: Pick<FulfillmentContext, "fulfillments" | "fulfillmentOrders"> | null = read
+      ? { fulfillments: [], fulfillmentOrders: read.fulfillmentOrders }
+      : await fetchFulfillmentContext(admin, label.orderId);
     if (!context) return await fail(note("fulfillment_order_gone", { order: label.orderName }));
     const existing = context.fulfillments.find(
       (fulfillment) =>
@@ -232,6 +272,12 @@ export async function pushLabelToShopify(
       }
     }
   } catch (error) {
+    if (read && error instanceof AdminApiError && error.kind === "user_errors") {
+      // Shopify refused the read's fulfillment orders (the order changed since): nothing was created. Pushed again
+      // from the order as it is now.
+      await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus: FULFILLMENT.PENDING } });
+      return pushLabelToShopify(deps, { ...input, options: { ...options, read: undefined } });
+    }
     if (error instanceof ShopifyBusyError) {
       // A throttled call is not executed: nothing reached Shopify. The step goes back to PENDING (not FAILED), so the
       // background pass pushes it again once the claim timeout has passed, and the page offers Retry then.
@@ -247,11 +293,13 @@ export async function pushLabelToShopify(
     throw error;
   }
 
-  const metafieldWritten = label.metafieldWritten || (await writeSummary(db, admin, label));
+  // A bulk job's item leaves the summary to one metafieldsSet for up to 25 orders (flushOrderSummaries).
+  const batched = options.summary === "batched" && !label.metafieldWritten;
+  const metafieldWritten = label.metafieldWritten || (!batched && (await writeSummary(db, admin, label)));
 
   const done = await db.label.update({
     where: { id: label.id },
-    data: { fulfillmentStatus: FULFILLMENT.CREATED, fulfillmentId, fulfillmentError: null, metafieldWritten },
+    data: { fulfillmentStatus: FULFILLMENT.CREATED, fulfillmentId, fulfillmentError: null, metafieldWritten, ...(batched ? { summaryDueAt: now() } : {}) },
   });
   return { status: "created", label: done, adopted };
 }

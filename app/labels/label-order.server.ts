@@ -20,9 +20,9 @@ import type { Label, PrismaClient, PurchaseAttempt } from "../generated/prisma/c
 import { mapOrderToLabelRequest, type OfferedService, type Problem } from "../shipping";
 import type { ShippingSettings } from "../shipping/settings";
 import { isShopifyBusy, type AdminGraphqlClient } from "../shopify/admin-client";
-import { fetchOrderForLabel } from "../shopify/operations/order-for-label";
+import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import type { LabelEnvironment } from "./environments";
-import { pushLabelToShopify, type FulfillResult } from "./fulfill.server";
+import { pushLabelToShopify, type FulfillResult, type PushOptions } from "./fulfill.server";
 import { LabelServiceUnavailableError } from "./gateway.server";
 import { readNoteReason } from "./notes";
 import { firstPerPath } from "./order-edit-fields";
@@ -49,6 +49,8 @@ export interface LabelContext {
   settings: ShippingSettings;
   /** The label-service client for this shop and environment (built lazily: blocked orders never need it). */
   service: () => Promise<LabelServicePort & { carrierServices?: (country: string) => Promise<OfferedService[]> }>;
+  /** How the Shopify step may save points when many orders are labelled (a bulk job, decisions 0185 and 0186). */
+  push?: Omit<PushOptions, "read">;
 }
 
 /**
@@ -76,6 +78,11 @@ export interface LabelOrderInput {
   edits?: RequestOverrides & { box?: string };
   /** A Location GID: only that location's fulfillment order, with its sender (an order shipping from several; 0115). */
   location?: string;
+  /**
+   * The order already read, fresh (a bulk job's item: its job's read, decision 0184): labelled from it, and its
+   * fulfillment orders fulfilled, without reading the order again. Absent: read from Shopify now.
+   */
+  order?: OrderForLabel;
 }
 
 /** Sender per location (decision 0115): an order shipping from several locations lists them, for a caller labelling each. */
@@ -128,9 +135,10 @@ function retryableRefusal(error: OutcomeError): boolean {
 }
 
 /** The label was stored: its Shopify step now. Never throws (the money is spent; the outcome must say so). */
-async function fulfil(context: LabelContext, label: Label): Promise<FulfillmentState> {
+async function fulfil(context: LabelContext, label: Label, order?: OrderForLabel): Promise<FulfillmentState> {
   try {
-    return fulfillmentState(await pushLabelToShopify({ db: context.db, admin: context.admin }, { shop: context.shop, labelId: label.id, notifyCustomer: context.settings.notifyCustomer }));
+    const options: PushOptions = { ...context.push, read: order };
+    return fulfillmentState(await pushLabelToShopify({ db: context.db, admin: context.admin }, { shop: context.shop, labelId: label.id, notifyCustomer: context.settings.notifyCustomer, options }));
   } catch (error) {
     if (isShopifyBusy(error)) return { status: "in_progress", reason: { code: "shopify_busy_fulfillment", params: { seconds: busySeconds(error.retryAfterMs) } } };
     // The push recorded what it could; report the label's own state (a claim left behind is picked up by the
@@ -142,10 +150,10 @@ async function fulfil(context: LabelContext, label: Label): Promise<FulfillmentS
 }
 
 /** A purchase result (new, or the slot's holder) as an outcome; a created label is pushed to Shopify. */
-async function fromPurchase(context: LabelContext, purchase: PurchaseResult): Promise<LabelOrderOutcome> {
+async function fromPurchase(context: LabelContext, purchase: PurchaseResult, order?: OrderForLabel): Promise<LabelOrderOutcome> {
   switch (purchase.status) {
     case "created":
-      return { kind: "labelled", label: purchase.label, alreadyLabelled: false, fulfillment: await fulfil(context, purchase.label) };
+      return { kind: "labelled", label: purchase.label, alreadyLabelled: false, fulfillment: await fulfil(context, purchase.label, order) };
     case "already_labelled":
       return { kind: "labelled", label: purchase.label, alreadyLabelled: true, fulfillment: storedFulfillmentState(purchase.label) };
     case "in_progress":
@@ -167,7 +175,7 @@ async function fromPurchase(context: LabelContext, purchase: PurchaseResult): Pr
 
 type Prepared = (
   | { kind: "outcome"; outcome: LabelOrderOutcome }
-  | { kind: "ready"; service: Awaited<ReturnType<LabelContext["service"]>>; request: Parameters<typeof purchaseLabel>[1] }
+  | { kind: "ready"; service: Awaited<ReturnType<LabelContext["service"]>>; request: Parameters<typeof purchaseLabel>[1]; order: OrderForLabel }
 ) & { locations?: OrderLocation[] };
 
 /**
@@ -195,7 +203,7 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
     return { kind: "outcome", outcome: { kind: "refused", retryable: false, reason: { code: "service_unavailable", params: { environment, cause: error.code } } } };
   }
 
-  const order = await fetchOrderForLabel(context.admin, id);
+  const order = input.order?.id === id ? input.order : await fetchOrderForLabel(context.admin, id);
   if (!order) return { kind: "outcome", outcome: { kind: "blocked", problems: [labelProblem("order_not_found", { orderName: input.orderId })] } };
   if (boxName && !settings.boxes.some((entry) => entry.name === boxName)) {
     return { kind: "outcome", outcome: { kind: "blocked", problems: [labelProblem("box_unknown", { orderName: order.name, params: { box: boxName.length > 40 ? `${boxName.slice(0, 40)}…` : boxName } })] } };
@@ -241,6 +249,7 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
     kind: "ready",
     locations,
     service,
+    order,
     request: {
       shop,
       environment,
@@ -252,6 +261,14 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
       buildRequest: (customReference) => ({ ...request, custom_reference: customReference }),
     },
   };
+}
+
+/**
+ * The order's read handed to the Shopify step: the caller's own, or this call's when the caller saves points (a bulk
+ * job's item whose stored order was stale). A page's push reads the order as it is then.
+ */
+function readFor(context: LabelContext, input: LabelOrderInput, order: OrderForLabel): OrderForLabel | undefined {
+  return input.order === order || context.push ? order : undefined;
 }
 
 export async function labelOrder(context: LabelContext, input: LabelOrderInput): Promise<LabelOrderResult> {
@@ -271,9 +288,11 @@ export async function labelOrder(context: LabelContext, input: LabelOrderInput):
     // Reconcile straight away once: a lost answer usually means the label exists already. A lookup that fails
     // leaves the attempt to the background pass.
     const reconciled = await reconcileAttempt({ db: context.db, service }, context.shop, purchase.attempt.id).catch(() => null);
-    if (reconciled?.status === "created") return withLocations(await fromPurchase(context, { status: "created", label: reconciled.label }), prepared.locations);
+    if (reconciled?.status === "created") {
+      return withLocations(await fromPurchase(context, { status: "created", label: reconciled.label }, readFor(context, input, prepared.order)), prepared.locations);
+    }
   }
-  return withLocations(await fromPurchase(context, purchase), prepared.locations);
+  return withLocations(await fromPurchase(context, purchase, readFor(context, input, prepared.order)), prepared.locations);
 }
 
 function withLocations(outcome: LabelOrderOutcome, locations: OrderLocation[] | undefined): LabelOrderResult {

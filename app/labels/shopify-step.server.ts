@@ -6,7 +6,8 @@
  *    shop is a partner development store. Otherwise the label is stored and shown, the order is not fulfilled and no
  *    one is notified: a test tracking number never reaches a real customer.
  * The store's plan is read at each push (not only when the setting was saved): a development store moved to a paid
- * plan stops fulfilling test labels at once. A plan that cannot be read counts as "not a development store".
+ * plan stops fulfilling test labels at once; a bulk job keeps it for at most a minute (decision 0186). A plan that
+ * cannot be read counts as "not a development store".
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { isShopifyBusy, type AdminGraphqlClient } from "../shopify/admin-client";
@@ -17,13 +18,14 @@ import { fulfilTestLabelsSetting } from "../settings/test-labels.server";
 export type ShopifyStepDecision = { push: true } | { push: false; reason: "test_label" };
 
 export async function shopifyStepFor(
-  deps: { db: PrismaClient; admin: AdminGraphqlClient },
+  deps: { db: PrismaClient; admin: AdminGraphqlClient; /** The plan as the caller keeps it (a bulk job, briefly). */ isDevelopmentStore?: () => Promise<boolean> },
   label: { shop: string; environment: string },
 ): Promise<ShopifyStepDecision> {
   if (label.environment === "production") return { push: true };
   if (!(await fulfilTestLabelsSetting(deps.db, label.shop))) return { push: false, reason: "test_label" };
   try {
-    return (await fetchIsDevelopmentStore(deps.admin)) ? { push: true } : { push: false, reason: "test_label" };
+    const developmentStore = deps.isDevelopmentStore ? await deps.isDevelopmentStore() : await fetchIsDevelopmentStore(deps.admin);
+    return developmentStore ? { push: true } : { push: false, reason: "test_label" };
   } catch (error) {
     // Shopify busy: the push is retried later like any other busy answer, rather than skipped for good.
     if (isShopifyBusy(error)) throw error;

@@ -57,6 +57,9 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, order
   if (orderIds.length === 0) return 0;
   const where = { shop, orderId: { in: [...orderIds] } };
   const [labels, attempts] = await Promise.all([db.label.findMany({ where }), db.purchaseAttempt.findMany({ where })]);
+  // A bulk job's or preflight's stored copy of these orders (minutes old at most, decision 0184): dropped now.
+  await db.bulkJobItem.updateMany({ where: { ...where, orderSealed: { not: null } }, data: { orderSealed: null, orderReadAt: null } });
+  await db.preflightRead.deleteMany({ where });
   // Merged print files hold the labels' addresses: drop any that includes one of these labels.
   if (labels.length > 0) {
     await db.printFile.deleteMany({ where: { shop, OR: labels.map((label) => ({ labelIdsJson: { contains: `"${label.id}"` } })) } });
@@ -75,6 +78,7 @@ export async function deleteShopData(db: PrismaClient, shop: string): Promise<vo
     db.referenceCounter.deleteMany({ where: { shop } }),
     db.webhookDelivery.deleteMany({ where: { shop } }),
     db.customerDataRequest.deleteMany({ where: { shop } }),
+    db.preflightRead.deleteMany({ where: { shop } }),
     db.session.deleteMany({ where: { shop } }),
   ]);
 }

@@ -7,6 +7,7 @@
  * The same pass re-seals recipients still written with an older key version under the current one, so after a key
  * rotation (ENCRYPTION_KEY_VERSION + ENCRYPTION_PREVIOUS_KEYS) the old key can be retired once a pass has run.
  */
+import { ORDER_DRAFT_FRESH_MS, PREFLIGHT_READ_KEPT_MS } from "../bulk/order-draft.server";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SecretBox } from "../security/secret-box.server";
 import { redactRows } from "./redact.server";
@@ -21,6 +22,8 @@ export interface RetentionOutcome {
   redactedAttempts: number;
   resealedLabels: number;
   resealedAttempts: number;
+  /** Bulk items' and preflights' stored orders past their use (decision 0184), removed. */
+  clearedOrderDrafts: number;
 }
 
 export async function enforceRecipientRetention(
@@ -30,7 +33,16 @@ export async function enforceRecipientRetention(
   const now = options.now ?? new Date();
   const box = options.box ?? snapshotBox();
   const cutoff = new Date(now.getTime() - (options.retentionDays ?? RECIPIENT_RETENTION_DAYS) * DAY_MS);
-  const outcome: RetentionOutcome = { redactedLabels: 0, redactedAttempts: 0, resealedLabels: 0, resealedAttempts: 0 };
+  const outcome: RetentionOutcome = { redactedLabels: 0, redactedAttempts: 0, resealedLabels: 0, resealedAttempts: 0, clearedOrderDrafts: 0 };
+
+  // A bulk item's stored order is used for minutes and cleared when the item runs; one left behind (an item that
+  // never ran) is removed once it could no longer be used.
+  const cleared = await db.bulkJobItem.updateMany({
+    where: { orderSealed: { not: null }, OR: [{ orderReadAt: null }, { orderReadAt: { lt: new Date(now.getTime() - ORDER_DRAFT_FRESH_MS) } }] },
+    data: { orderSealed: null, orderReadAt: null },
+  });
+  const kept = await db.preflightRead.deleteMany({ where: { readAt: { lt: new Date(now.getTime() - PREFLIGHT_READ_KEPT_MS) } } });
+  outcome.clearedOrderDrafts = cleared.count + kept.count;
 
   // Past the period: redacted, in batches (each row once: redactedAt is set).
   for (;;) {

@@ -335,6 +335,27 @@ export async function setOrderLabelMetafield(admin: AdminGraphqlClient, orderId:
   assertNoUserErrors("OrderLabelMetafieldSet", data.metafieldsSet?.userErrors ?? []);
 }
 
+/** The most metafields one `metafieldsSet` call takes (Shopify's limit). */
+export const METAFIELDS_PER_SET = 25;
+
+/**
+ * Writes the app's label summary on several orders in one call (at most METAFIELDS_PER_SET; one per order), for the
+ * price of one: a bulk job's summaries are written this way (decision 0185). All or nothing: a user error fails all.
+ */
+export async function setOrderLabelMetafields(admin: AdminGraphqlClient, summaries: readonly { orderId: string; summary: unknown }[]): Promise<void> {
+  if (summaries.length === 0) return;
+  if (summaries.length > METAFIELDS_PER_SET) throw new RangeError(`metafieldsSet takes at most ${METAFIELDS_PER_SET} metafields, not ${summaries.length}`);
+  if (new Set(summaries.map((entry) => entry.orderId)).size !== summaries.length) throw new RangeError("one summary per order");
+  const data = await runAdmin(
+    admin,
+    "OrderLabelMetafieldSet",
+    ORDER_METAFIELDS_SET_MUTATION,
+    { metafields: summaries.map((entry) => ({ ownerId: entry.orderId, ...LABEL_METAFIELD, type: "json", value: JSON.stringify(entry.summary) })) },
+    metafieldsSchema,
+  );
+  assertNoUserErrors("OrderLabelMetafieldSet", data.metafieldsSet?.userErrors ?? []);
+}
+
 export const FULFILLMENT_TRACKING_UPDATE_MUTATION = `#graphql
   mutation FulfillmentTrackingUpdate($fulfillmentId: ID!, $trackingInfoInput: FulfillmentTrackingInput!, $notifyCustomer: Boolean) {
     fulfillmentTrackingInfoUpdate(fulfillmentId: $fulfillmentId, trackingInfoInput: $trackingInfoInput, notifyCustomer: $notifyCustomer) {
