@@ -75,6 +75,7 @@ export async function deleteShopData(db: PrismaClient, shop: string): Promise<vo
     db.referenceCounter.deleteMany({ where: { shop } }),
     db.webhookDelivery.deleteMany({ where: { shop } }),
     db.customerDataRequest.deleteMany({ where: { shop } }),
+    db.customsDescription.deleteMany({ where: { shop } }),
     db.session.deleteMany({ where: { shop } }),
   ]);
 }
