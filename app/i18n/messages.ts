@@ -3,6 +3,7 @@ import { bulkEn, bulkFr } from "./messages-bulk";
 import { orderPageEn, orderPageFr } from "./messages-order-page";
 import { printEn, printFr } from "./messages-print";
 import { rulesEn, rulesFr } from "./messages-rules";
+import { customsEn, customsFr } from "./messages-customs";
 import { realEn, realFr } from "./messages-real";
 import { extensionsEn, extensionsFr } from "./messages-extensions";
 
@@ -296,6 +297,7 @@ export const en = {
   "privacy.error.notFound": "This request does not exist for this shop. Open it again from the list.",
   ...orderPageEn,
   ...rulesEn,
+  ...customsEn,
   ...bulkApiEn,
   ...realEn,
   ...extensionsEn,
@@ -592,6 +594,7 @@ export const fr: Record<MessageKey, string> = {
   "privacy.error.notFound": "Cette demande n'existe pas pour cette boutique. Rouvrez-la depuis la liste.",
   ...orderPageFr,
   ...rulesFr,
+  ...customsFr,
   ...bulkApiFr,
   ...realFr,
   ...extensionsFr,

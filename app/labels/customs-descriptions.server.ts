@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
-import { checkCustomsDescription, type CustomsDescriptionError } from "../shipping/customs-descriptions";
+import { checkCustomsDescription, suggestCustomsDescription, type CustomsDescriptionError } from "../shipping/customs-descriptions";
 import type { OrderForLabel } from "../shopify/operations/order-for-label";
 
 const PRODUCT_GID = /^gid:\/\/shopify\/Product\/[0-9]{1,20}$/;
@@ -60,4 +60,40 @@ export async function saveCustomsDescription(db: PrismaClient, shop: string, inp
     update: { productTitle, description: checked.value },
   });
   return { ok: true, productId, description: checked.value };
+}
+
+export interface CustomsDescriptionRow {
+  productId: string;
+  title: string;
+  /** The saved description, or the suggestion from the title when none is saved. */
+  description: string;
+  saved: boolean;
+  /** In how many recent orders; null for a product described earlier but absent from them. */
+  orderCount: number | null;
+}
+
+/**
+ * The page's rows: the products of the recent orders (the most ordered first), then those described earlier that no
+ * recent order holds. A saved description wins over the product's current title.
+ */
+export function customsDescriptionRows(
+  seen: readonly { productId: string; title: string; orderCount: number }[],
+  saved: readonly { productId: string; productTitle: string; description: string }[],
+): CustomsDescriptionRow[] {
+  const byProduct = new Map(saved.map((row) => [row.productId, row]));
+  const rows: CustomsDescriptionRow[] = seen.map((product) => {
+    const stored = byProduct.get(product.productId);
+    return {
+      productId: product.productId,
+      title: product.title,
+      description: stored?.description ?? suggestCustomsDescription(product.title),
+      saved: Boolean(stored),
+      orderCount: product.orderCount,
+    };
+  });
+  const listed = new Set(seen.map((product) => product.productId));
+  for (const stored of saved) {
+    if (!listed.has(stored.productId)) rows.push({ productId: stored.productId, title: stored.productTitle, description: stored.description, saved: true, orderCount: null });
+  }
+  return rows;
 }
