@@ -244,7 +244,8 @@ describe.each(ADAPTERS)("bulk jobs: $label", ({ setup }) => {
     };
     const seen = [...preflight.ready, ...preflight.blocked].map((order) => {
       const choice = order.serviceChoice;
-      return [order.orderId, choice?.source === "rule" ? `rule:${choice.position}:${choice.name}` : `${choice?.source}:${choice?.source === "zone_default" ? choice.zone : ""}`];
+      const said = choice?.source === "rule" ? `rule:${choice.position}:${choice.name}` : choice?.source === "zone_default" ? `zone_default:${choice.zone}` : String(choice?.source);
+      return [order.orderId, said] as const;
     });
     expect(seen).toEqual([...READY, NO_HS_CODE].map((id) => [id, expected(id)]));
     expect(seen.filter(([, choice]) => choice.startsWith("rule:")).length).toBeGreaterThanOrEqual(2);
