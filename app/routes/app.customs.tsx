@@ -29,7 +29,7 @@ export async function action({ request }: ActionFunctionArgs): Promise<SaveOutco
 }
 
 /** The sentence for a refused save, in the merchant's language. */
-export function useSaveError(outcome: SaveOutcome | undefined): string | undefined {
+function useSaveError(outcome: SaveOutcome | undefined): string | undefined {
   const t = useT();
   return outcome && !outcome.ok ? t(`customs.error.${outcome.error}`, { max: CUSTOMS_DESCRIPTION_MAX }) : undefined;
 }
