@@ -13,7 +13,7 @@ import { firstPerPath } from "../labels/order-edit-fields";
 import { checkOrderEdits, contractProblems, previewAsEdits } from "../labels/order-edits.server";
 import { openFulfillmentOrderId, orderGid, PREVIEW_REFERENCE } from "../labels/order-label.server";
 import { orderSlot } from "../labels/purchase.server";
-import { mapOrderToLabelRequest, type OfferedService, type Problem } from "../shipping";
+import { mapOrderToLabelRequest, type OfferedService, type Problem, type ServiceChoice } from "../shipping";
 import type { ShippingSettings } from "../shipping/settings";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
@@ -91,6 +91,11 @@ export async function readOrdersForPreflight(admin: AdminGraphqlClient, ids: rea
 
 /** What a purchase of this order would refuse before buying (as the order page shows it). */
 export function orderProblems(order: OrderForLabel, settings: ShippingSettings, offeredServices: readonly OfferedService[] | undefined): Problem[] {
+  return orderCheck(order, settings, offeredServices).problems;
+}
+
+/** The order's problems, and who chose its carrier service (a shipping rule or the zone's default). */
+export function orderCheck(order: OrderForLabel, settings: ShippingSettings, offeredServices: readonly OfferedService[] | undefined): { problems: Problem[]; serviceChoice?: ServiceChoice } {
   const mapped = mapOrderToLabelRequest({
     order,
     settings,
@@ -103,11 +108,12 @@ export function orderProblems(order: OrderForLabel, settings: ShippingSettings, 
     ...mapped.problems.filter((problem) => problem.severity === "blocking"),
     ...(mapped.preview ? checkOrderEdits(mapped.preview, previewAsEdits(mapped.preview, { customsRequired }), order.name) : []),
   ]);
-  if (blocking.length > 0) return blocking;
+  const serviceChoice = mapped.draft?.serviceChoice;
+  if (blocking.length > 0) return { problems: blocking, serviceChoice };
   if (!mapped.preview) {
-    return [{ code: "order_unmappable", path: "order", orderName: order.name, severity: "blocking", message: { en: "This order could not be turned into a label request.", fr: "Cette commande n'a pas pu être convertie en demande d'étiquette." }, fix: { en: "Open the order to see what is missing.", fr: "Ouvrez la commande pour voir ce qui manque." } }];
+    return { serviceChoice, problems: [{ code: "order_unmappable", path: "order", orderName: order.name, severity: "blocking", message: { en: "This order could not be turned into a label request.", fr: "Cette commande n'a pas pu être convertie en demande d'étiquette." }, fix: { en: "Open the order to see what is missing.", fr: "Ouvrez la commande pour voir ce qui manque." } }] };
   }
-  return contractProblems(mapped.preview, order.name);
+  return { problems: contractProblems(mapped.preview, order.name), serviceChoice };
 }
 
 /** The orders of `ids` whose first label slot is taken: labelled (with the label), or a purchase still open. */
@@ -216,13 +222,14 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
       result.labelled.set(id, { labelId: located.id, trackingNumber: located.trackingNumber });
       continue;
     }
-    const problems = orderProblems(order, ctx.settings, await offeredFor(order.shippingAddress?.countryCodeV2 ?? undefined));
+    const { problems, serviceChoice } = orderCheck(order, ctx.settings, await offeredFor(order.shippingAddress?.countryCodeV2 ?? undefined));
+    const checked = serviceChoice ? { ...entry, serviceChoice } : entry;
     if (problems.length > 0) {
-      result.blocked.push({ ...entry, reasons: [blockedReason(problems)] });
+      result.blocked.push({ ...checked, reasons: [blockedReason(problems)] });
     } else if (serviceError) {
-      result.blocked.push({ ...entry, reasons: [{ code: "service_unavailable", params: { environment: ctx.environment, cause: serviceError } }] });
+      result.blocked.push({ ...checked, reasons: [{ code: "service_unavailable", params: { environment: ctx.environment, cause: serviceError } }] });
     } else {
-      result.ready.push(entry);
+      result.ready.push(checked);
     }
   }
   result.groups = groupByCause(result.blocked);

@@ -3,6 +3,7 @@
  * JSON API) and the admin extensions. Browser-safe: types and constants only.
  */
 import type { Reason } from "../labels/reasons";
+import type { ServiceChoice } from "../shipping/map";
 
 /** Most orders one job takes; a larger selection is refused with a message saying to split it. */
 export const BULK_JOB_MAX_ORDERS = 500;
@@ -58,9 +59,10 @@ export interface BulkJobView {
 /** The free check before a job: every order mapped, nothing bought. */
 export interface BulkPreflight {
   environment: "staging" | "production";
-  ready: { orderId: string; orderName: string }[];
+  /** `serviceChoice`: which shipping rule (or zone default) picked the order's service. */
+  ready: { orderId: string; orderName: string; serviceChoice?: ServiceChoice }[];
   alreadyLabelled: { orderId: string; orderName: string }[];
-  blocked: { orderId: string; orderName: string; reasons: Reason[] }[];
+  blocked: { orderId: string; orderName: string; reasons: Reason[]; serviceChoice?: ServiceChoice }[];
   /** Ids Shopify does not know for this shop (foreign, deleted, mistyped). */
   unknown: string[];
   /** The blocked orders grouped by cause ("3 products have no HS code: 14 orders to CH"). */

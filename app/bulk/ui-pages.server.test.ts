@@ -81,6 +81,45 @@ describe("the preflight page's data", () => {
   });
 });
 
+describe("which rule chose each order's service", () => {
+  const order = (n: number, serviceChoice?: BulkPreflight["ready"][number]["serviceChoice"]) => ({ orderId: `gid://shopify/Order/${n}`, orderName: `#${1000 + n}`, ...(serviceChoice ? { serviceChoice } : {}) });
+  const preflight: BulkPreflight = {
+    environment: "staging",
+    ready: [
+      order(1, { source: "zone_default", zone: "world" }),
+      order(2, { source: "rule", position: 2, name: "Point relais" }),
+      order(3, { source: "rule", position: 1, name: "Express" }),
+      order(4, { source: "rule", position: 2, name: "Point relais" }),
+      order(6),
+    ],
+    alreadyLabelled: [],
+    blocked: [{ ...order(5, { source: "rule", position: 1, name: "Express" }), reasons: [{ code: "purchase_in_progress", params: { reference: "R1" } }] }],
+    unknown: [],
+    groups: [],
+    chargedLabels: 0,
+  };
+  const names = (group: { orders: { orderName: string }[] }) => group.orders.map((entry) => entry.orderName);
+
+  it("groups ready and blocked orders by rule, in the rules' order, then the zone defaults", () => {
+    const groups = preflightPage(preflight, "en").serviceChoices;
+    expect(groups.map((group) => [group.text, names(group)])).toEqual([
+      ['Chosen by shipping rule 1 "Express".', ["#1003", "#1005"]],
+      ['Chosen by shipping rule 2 "Point relais".', ["#1002", "#1004"]],
+      ["Chosen by the default service for Rest of the world (Settings); no shipping rule matched.", ["#1001"]],
+    ]);
+  });
+
+  it("says it in French", () => {
+    const groups = preflightPage(preflight, "fr").serviceChoices;
+    expect(groups[0]!.text).toMatch(/règle d'expédition 1 .*Express/);
+    expect(groups[2]!.text).toMatch(/Reste du monde/);
+  });
+
+  it("shows nothing for orders whose service nobody chose yet (not mapped)", () => {
+    expect(preflightPage({ ...preflight, ready: [order(6)], blocked: [] }, "en").serviceChoices).toEqual([]);
+  });
+});
+
 describe("plural", () => {
   it("follows each language's rule (French: 0 and 1 are singular)", () => {
     expect(plural(translator("fr"), "fr", "bulk.new.selected", 0)).toBe("0 commande sélectionnée.");

@@ -11,6 +11,7 @@ import { listMatchingOrderIds, listParamsSchema } from "../labels/orders-list.se
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { BulkSelectionError } from "./preflight.server";
 import { bulkReasonText, groupText } from "./reasons";
+import { serviceChoiceGroups } from "./service-choices.server";
 import { BULK_JOB_MAX_ORDERS, type BulkJobSummary, type BulkJobView, type BulkPreflight } from "./types";
 import { LIVE_LABEL } from "../labels/status";
 
@@ -94,6 +95,8 @@ export function preflightPage(preflight: BulkPreflight, locale: Locale) {
      * blocked, with their reason, for Retry failed once fixed; the labelled ones are reported, never bought again).
      */
     jobOrderIds: [...preflight.ready, ...preflight.blocked, ...preflight.alreadyLabelled].map((order) => order.orderId),
+    /** Which shipping rule (or zone default) chose each order's service, grouped. */
+    serviceChoices: serviceChoiceGroups(preflight, locale),
   };
 }
 

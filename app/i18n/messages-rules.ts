@@ -37,6 +37,8 @@ export const rulesEn = {
   "rules.sim.unsaved": "The simulation uses the rules as they are on this page, saved or not.",
   "rules.order.byRule": "Chosen by shipping rule {position} \"{name}\".",
   "rules.order.byZone": "Chosen by the default service for {zone} (Settings); no shipping rule matched.",
+  "rules.preflight.heading": "Which rule chose each order's service",
+  "rules.preflight.help": "Shipping rules are tried from the top; the first that matches picks the service. Change them on Shipping rules before starting.",
 } as const;
 
 export const rulesFr: Record<keyof typeof rulesEn, string> = {
@@ -77,4 +79,6 @@ export const rulesFr: Record<keyof typeof rulesEn, string> = {
   "rules.sim.unsaved": "La simulation utilise les règles telles qu'elles sont sur cette page, enregistrées ou non.",
   "rules.order.byRule": "Choisi par la règle d'expédition {position} « {name} ».",
   "rules.order.byZone": "Choisi par le service par défaut pour la zone {zone} (Paramètres) ; aucune règle d'expédition ne correspond.",
+  "rules.preflight.heading": "Quelle règle a choisi le service de chaque commande",
+  "rules.preflight.help": "Les règles d'expédition sont essayées dans l'ordre ; la première qui correspond choisit le service. Modifiez-les dans Règles d'expédition avant de lancer.",
 };

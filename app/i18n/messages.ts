@@ -5,6 +5,7 @@ import { printEn, printFr } from "./messages-print";
 import { voidEn, voidFr } from "./messages-void";
 import { rulesEn, rulesFr } from "./messages-rules";
 import { locationsEn, locationsFr } from "./messages-locations";
+import { customsEn, customsFr } from "./messages-customs";
 import { realEn, realFr } from "./messages-real";
 import { extensionsEn, extensionsFr } from "./messages-extensions";
 
@@ -300,6 +301,7 @@ export const en = {
   ...orderPageEn,
   ...rulesEn,
   ...locationsEn,
+  ...customsEn,
   ...bulkApiEn,
   ...realEn,
   ...extensionsEn,
@@ -599,6 +601,7 @@ export const fr: Record<MessageKey, string> = {
   ...orderPageFr,
   ...rulesFr,
   ...locationsFr,
+  ...customsFr,
   ...bulkApiFr,
   ...realFr,
   ...extensionsFr,

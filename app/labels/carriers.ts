@@ -24,3 +24,11 @@ export function shopifyTrackingInfo(carrierName: string, trackingNumber: string,
 export function carrierDisplayName(carrierName: string): string {
   return SHOPIFY_COMPANY_BY_CARRIER[carrierName.trim().toLowerCase()] ?? carrierName.trim();
 }
+
+/**
+ * Carriers whose customs declaration must describe the contents in English (DHL Express clears with English
+ * descriptions). A CN23 line without the merchant's saved English description is a warning for these.
+ */
+export function wantsEnglishCustomsDescriptions(carrierName: string): boolean {
+  return /^dhl\b/.test(carrierName.trim().toLowerCase());
+}

@@ -13,7 +13,9 @@ import { saveShippingSettings } from "../settings/shipping-settings.server";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { realAdminFor } from "../../test/helpers/real-admin";
+import { fetchOrderForLabel } from "../shopify/operations/order-for-label";
 import { labelContextFromAdmin } from "./context.server";
+import { saveCustomsDescription } from "./customs-descriptions.server";
 import { LabelServiceUnavailableError } from "./gateway.server";
 import { labelOrder, type LabelContext } from "./label-order.server";
 import type { GenerateOutcome } from "./purchase.server";
@@ -114,6 +116,30 @@ describe("labelOrder", () => {
     if (outcome.kind !== "labelled") throw new Error(JSON.stringify(outcome));
     expect(outcome.label.environment).toBe("production");
     expect((await db.purchaseAttempt.findFirstOrThrow()).environment).toBe("production");
+  });
+
+  it("uses the product's saved English customs description for its CN23 line, read when the order is labelled", async () => {
+    const order = (await fetchOrderForLabel(admin, SWISS_GID))!;
+    const productId = order.lineItems.nodes[0]!.product!.id;
+    expect(await saveCustomsDescription(db, DEMO_SHOP, { productId, productTitle: order.lineItems.nodes[0]!.title, description: "Black tea, Darjeeling first flush" })).toMatchObject({ ok: true });
+    const sent: { cn23_data?: { products: { description: string }[] }; description?: string }[] = [];
+    const service: LabelContext["service"] = async () => ({
+      generateLabel: (request) => {
+        sent.push(request);
+        return client.generateLabel(request);
+      },
+      lookUpLabelByReference: (reference, params) => client.lookUpLabelByReference(reference, params),
+      carrierServices: (country) => client.carrierServices(country),
+    });
+    try {
+      expect((await labelOrder(await context({ service }), { orderId: SWISS_ORDER })).kind).toBe("labelled");
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.cn23_data!.products[0]!.description).toBe("Black tea, Darjeeling first flush");
+      // The parcel's contents summary (cut at the settings' length) is in English too.
+      expect(sent[0]!.description).toMatch(/^10x Black tea/);
+    } finally {
+      await db.customsDescription.deleteMany();
+    }
   });
 
   it("blocked: the mapper's problems, nothing sent", async () => {

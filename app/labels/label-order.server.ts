@@ -17,6 +17,7 @@
  * No exception escapes once a purchase was sent: what happened to the money is always in the outcome.
  */
 import type { Label, PrismaClient, PurchaseAttempt } from "../generated/prisma/client";
+import { customsDescriptionsForOrder } from "./customs-descriptions.server";
 import { mapOrderToLabelRequest, type OfferedService, type Problem } from "../shipping";
 import type { ShippingSettings } from "../shipping/settings";
 import { isShopifyBusy, type AdminGraphqlClient } from "../shopify/admin-client";
@@ -225,7 +226,10 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
   const carrier = overrides.carrier_name && overrides.carrier_service_name ? { carrierName: overrides.carrier_name, serviceName: overrides.carrier_service_name } : undefined;
   // The chosen service must be one the service sells to the destination (checked again here: the page may be old).
   const lookup = service.carrierServices?.bind(service);
-  const offeredServices = await offeredFor(order, environment, lookup ? (country) => lookup(country) : undefined);
+  const [offeredServices, customsDescriptions] = await Promise.all([
+    offeredFor(order, environment, lookup ? (country) => lookup(country) : undefined),
+    customsDescriptionsForOrder(db, shop, order),
+  ]);
   const mapped = mapOrderToLabelRequest({
     order,
     settings: place.settings,
@@ -235,6 +239,7 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
     carrier,
     customReference: PREVIEW_REFERENCE,
     offeredServices,
+    customsDescriptions,
   });
   // Every value the purchase would use is checked: typed ones, and mapped ones the form did not send.
   const editProblems = mapped.preview ? checkOrderEdits(mapped.preview, effectiveEdits(mapped.preview, overrides, { customsRequired: mapped.draft?.customsRequired ?? true }), order.name) : [];

@@ -20,6 +20,7 @@ import { firstPerPath } from "./order-edit-fields";
 import { checkOrderEdits, previewAsEdits, toCommaAmount } from "./order-edits.server";
 import { nextLabelIndex } from "./purchase.server";
 import { isLiveLabel } from "./status";
+import { customsDescriptionsForOrder } from "./customs-descriptions.server";
 
 /** A placeholder reference for previews; the real one is allocated at purchase time. */
 export const PREVIEW_REFERENCE = "00000000-000";
@@ -53,6 +54,7 @@ export interface OrderLabelView {
   locations: PageLocation[] | undefined;
   /** The location of the fulfillment order the preview ships (its sender is the preview's). */
   previewLocation: string | null;
+  customsLines: { productId: string | null; title: string; saved: boolean }[];
 }
 
 /** The carrier-service lookup for one destination country; undefined (or a throw) when it cannot be read. */
@@ -90,7 +92,10 @@ export async function loadOrderLabel(
   const fulfillmentOrderId = openFulfillmentOrderId(order);
   const carrier =
     options.carrierName && options.serviceName ? { carrierName: options.carrierName, serviceName: options.serviceName } : undefined;
-  const offeredServices = await offeredFor(order, environment, options.lookupServices);
+  const [offeredServices, customsDescriptions] = await Promise.all([
+    offeredFor(order, environment, options.lookupServices),
+    customsDescriptionsForOrder(db, shop, order),
+  ]);
   const mapped = mapOrderToLabelRequest({
     order,
     settings: settingsForLocation(settings, locationOfFulfillmentOrder(order, fulfillmentOrderId)),
@@ -101,6 +106,7 @@ export async function loadOrderLabel(
     carrier,
     customReference: PREVIEW_REFERENCE,
     offeredServices,
+    customsDescriptions,
   });
   return {
     order,
@@ -124,6 +130,8 @@ export async function loadOrderLabel(
     selectedBox: mapped.draft?.box.name ?? settings.boxes.find((box) => box.isDefault)?.name,
     customsRequired: mapped.draft?.customsRequired ?? false,
     serviceChoice: mapped.draft?.serviceChoice,
+    // The product behind each CN23 line (in the request's order), for the line's "Save for this product".
+    customsLines: (mapped.draft?.lines ?? []).map((line) => ({ productId: line.productId ?? null, title: line.title, saved: line.customsDescription !== undefined })),
     fulfillmentOrderId,
     nextLabelIndex: nextIndex,
     offeredServices,

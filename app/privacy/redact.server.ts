@@ -79,6 +79,7 @@ export async function deleteShopData(db: PrismaClient, shop: string): Promise<vo
     db.webhookDelivery.deleteMany({ where: { shop } }),
     db.customerDataRequest.deleteMany({ where: { shop } }),
     db.preflightRead.deleteMany({ where: { shop } }),
+    db.customsDescription.deleteMany({ where: { shop } }),
     db.session.deleteMany({ where: { shop } }),
   ]);
 }

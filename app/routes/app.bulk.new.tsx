@@ -181,6 +181,34 @@ export default function BulkPreflight() {
                 </BlockStack>
               </Card>
             ) : null}
+            {preflight.serviceChoices.length > 0 ? (
+              <Card>
+                <BlockStack gap="300">
+                  <Text as="h2" variant="headingMd">
+                    {t("rules.preflight.heading")}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    {t("rules.preflight.help")}
+                  </Text>
+                  <List type="bullet">
+                    {preflight.serviceChoices.map((group) => (
+                      <List.Item key={group.text}>
+                        <BlockStack gap="100">
+                          <Text as="span">{group.text}</Text>
+                          <InlineStack gap="200">
+                            {group.orders.map((order) => (
+                              <Link key={order.orderId} url={orderPath(order.orderId)}>
+                                {order.orderName}
+                              </Link>
+                            ))}
+                          </InlineStack>
+                        </BlockStack>
+                      </List.Item>
+                    ))}
+                  </List>
+                </BlockStack>
+              </Card>
+            ) : null}
             {preflight.alreadyLabelled.length > 0 ? (
               <Card>
                 <BlockStack gap="200">

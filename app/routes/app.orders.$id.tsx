@@ -114,6 +114,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     problems: view.problems.map((problem) => ({ ...problem, editable: isEditableProblem(problem) })),
     customsRequired: view.customsRequired,
     serviceChoice: view.serviceChoice ?? null,
+    customsLines: view.customsLines,
     labelFormat: view.preview?.sender.labelType ?? null,
     proposedService: view.preview ? serviceLabel(view.preview.carrier_name, view.preview.carrier_service_name) : null,
     senderConfigured: configured,
@@ -695,6 +696,7 @@ export default function OrderLabel() {
                   onChange={edit}
                   errors={errors}
                   edits={edits}
+                  products={data.customsLines}
                 />
                 <Box paddingBlockEnd="800">
                   <BlockStack gap="200">

@@ -52,6 +52,7 @@ export default function AppLayout() {
             <Link to="/app/bulk">{t("nav.bulk")}</Link>
             <Link to="/app/labels">{t("nav.labels")}</Link>
             <Link to="/app/rules">{t("nav.rules")}</Link>
+            <Link to="/app/customs">{t("nav.customs")}</Link>
             <Link to="/app/settings">{t("nav.settings")}</Link>
             <Link to="/app/privacy">{t("nav.privacy")}</Link>
           </NavMenu>
@@ -71,6 +72,7 @@ export default function AppLayout() {
                 <Link to="/app/bulk">{t("nav.bulk")}</Link>
                 <Link to="/app/labels">{t("nav.labels")}</Link>
                 <Link to="/app/rules">{t("nav.rules")}</Link>
+                <Link to="/app/customs">{t("nav.customs")}</Link>
             <Link to="/app/settings">{t("nav.settings")}</Link>
                 <Link to="/app/privacy">{t("nav.privacy")}</Link>
               </InlineStack>

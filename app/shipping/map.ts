@@ -19,6 +19,7 @@ import { problem, type ProblemCode, type ProblemParams } from "./problem-texts";
 import { chooseService } from "./rules";
 import { isOffered, serviceNotOfferedProblem, type OfferedService } from "./services";
 import { toGrams } from "./units";
+import { carrierDisplayName, wantsEnglishCustomsDescriptions } from "../labels/carriers";
 
 export interface DraftLine {
   lineItemId: string;
@@ -29,6 +30,10 @@ export interface DraftLine {
   unitWeightGrams: number;
   originCountry?: string;
   hsCode?: string;
+  /** The line's product (absent for a custom item or a deleted product). */
+  productId?: string;
+  /** The merchant's saved English description of that product: the CN23 line's description instead of the title. */
+  customsDescription?: string;
 }
 
 /** Who chose the carrier service: the merchant on the page, a shipping rule, or the zone's default (Settings). */
@@ -74,6 +79,11 @@ export interface MapInput {
    * (the zone's default or the merchant's) outside it blocks before purchase; unknown (lookup failed) checks nothing.
    */
   offeredServices?: readonly OfferedService[];
+  /**
+   * The merchant's English customs descriptions by product id (app/labels/customs-descriptions.server.ts). When given,
+   * a customs line of a carrier that wants English (DHL) without one is a warning; undefined (not read) checks nothing.
+   */
+  customsDescriptions?: ReadonlyMap<string, string>;
 }
 
 /** Country codes whose postcodes are written in capitals (letters in them). */
@@ -243,6 +253,8 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
     if (customs && !originCountry) {
       found.add("origin_missing", `cn23_data.products[${lines.length}].country_code`, { title, country });
     }
+    const productId = lineItem.product?.id ?? undefined;
+    const customsDescription = productId ? input.customsDescriptions?.get(productId) : undefined;
     lines.push({
       lineItemId: lineItem.id,
       title,
@@ -252,6 +264,8 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
       unitWeightGrams: unitGrams ?? 0,
       originCountry,
       hsCode,
+      ...(productId ? { productId } : {}),
+      ...(customsDescription ? { customsDescription } : {}),
     });
   }
   if ((fulfillmentOrder || wholeOrder) && lines.length === 0) {
@@ -287,6 +301,12 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
       serviceNotOfferedProblem({ orderName: name, choice: carrier, country, offered: input.offeredServices, ...(input.carrier || choice.source === "rule" ? {} : { zone }) }),
     );
   }
+  if (customs && input.customsDescriptions && wantsEnglishCustomsDescriptions(carrier.carrierName)) {
+    for (const [index, line] of lines.entries()) {
+      if (line.customsDescription) continue;
+      found.add("customs_description_missing", `cn23_data.products[${index}].description`, { title: line.title, carrier: carrierDisplayName(carrier.carrierName) });
+    }
+  }
   const serviceChoice: ServiceChoice = input.carrier
     ? { source: "merchant" }
     : choice.source === "rule"
@@ -307,7 +327,10 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
   if (shippingTotal === undefined) {
     found.add("shipping_price_unreadable", "cn23_data.shipping_price", { customs: customs ? "yes" : "no" });
   }
-  const description = describeContents(lines, settings.descriptionMaxLength);
+  const description = describeContents(
+    lines.map((line) => ({ title: line.customsDescription ?? line.title, quantity: line.quantity })),
+    settings.descriptionMaxLength,
+  );
   // With blocking problems a draft is still returned (for display), as long as there is something to show.
   if ((!fulfillmentOrder && !wholeOrder) || !address) return { problems: found.problems };
 
@@ -360,7 +383,7 @@ export function toLabelRequest(draft: ShipmentDraft, customReference: string, se
   const products: Cn23Product[] = draft.lines.map((line) => ({
     unit_price: formatComma(line.unitPriceCents),
     quantity: line.quantity,
-    description: line.title.slice(0, 100) || "Item",
+    description: (line.customsDescription ?? line.title).slice(0, 100) || "Item",
     weight: String(line.unitWeightGrams),
     country_code: line.originCountry ?? draft.sender.country,
     currency_code: line.currency,

@@ -302,6 +302,17 @@ const TEXTS = {
       fr: (p) => `Dans Shopify, ouvrez Produits > ${p.title} > la variante > Informations douanières, et saisissez le code SH (système harmonisé).`,
     },
   },
+  customs_description_missing: {
+    severity: "warning",
+    message: {
+      en: (p) => `Order ${p.order}: "${p.title}" has no English customs description, and ${p.carrier} wants the contents described in English. The product title is used as it is.`,
+      fr: (p) => `Commande ${p.order} : « ${p.title} » n'a pas de description douanière en anglais, et ${p.carrier} demande le contenu décrit en anglais. Le titre du produit est utilisé tel quel.`,
+    },
+    fix: {
+      en: (p) => `Write "${p.title}" in English in the customs line below and click "Save for this product", or on Customs descriptions. Every later order of this product uses it.`,
+      fr: (p) => `Écrivez « ${p.title} » en anglais dans la ligne douanière ci-dessous et cliquez sur « Enregistrer pour ce produit », ou dans Descriptions douanières. Toutes les commandes suivantes de ce produit l'utiliseront.`,
+    },
+  },
   origin_missing: {
     severity: "blocking",
     message: {

@@ -13,6 +13,8 @@ export interface TestLine {
   origin?: string | null;
   giftCard?: boolean;
   requiresShipping?: boolean;
+  /** The product's id (a gid); none for a custom item. */
+  productId?: string | null;
 }
 
 export function testOrder(options: {
@@ -69,6 +71,7 @@ export function testOrder(options: {
         requiresShipping: line.requiresShipping ?? true,
         isGiftCard: line.giftCard ?? false,
         priceAfterAllDiscountsBeforeTaxesSet: money(line.total),
+        product: line.productId ? { id: line.productId } : null,
         variant: {
           id: `gid://shopify/ProductVariant/${index + 1}`,
           inventoryItem: {

@@ -14,7 +14,8 @@ import { fulfilTestLabelsOn } from "../helpers/dev-store";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { cancelBulkJob, createBulkJob, getBulkJob, listBulkJobs, retryFailedItems } from "../../app/bulk/bulk-jobs.server";
-import { preflightBulkJob } from "../../app/bulk/preflight.server";
+import { preflightBulkJob, readOrdersForPreflight } from "../../app/bulk/preflight.server";
+import { destinationZone } from "../../app/shipping/customs";
 import { bulkReasonText } from "../../app/bulk/reasons";
 import type { BulkRunDeps } from "../../app/bulk/run-item.server";
 import type { BulkJobView } from "../../app/bulk/types";
@@ -228,6 +229,28 @@ describe.each(ADAPTERS)("bulk jobs: $label", ({ setup }) => {
     expect(preflight.groups[0]!.orderCount).toBe(1);
     expect(bulkReasonText(preflight.blocked[0]!.reasons[0]!, "fr")).toMatch(/douane/i);
     expect(preflight.chargedLabels).toBe(0);
+    expect((await bought()).count).toBe(0);
+  });
+
+  it("preflight names the shipping rule (or zone default) that chose each order's service", async () => {
+    const rule = { id: "ch-gb", name: "Switzerland and UK", when: { countries: ["CH", "GB"] }, then: { carrier: DEMO_SHIPPING_SETTINGS.carriers.world } };
+    const preflight = await preflightBulkJob({ ...context(), settings: { ...DEMO_SHIPPING_SETTINGS, rules: [rule] } }, [...READY, NO_HS_CODE]);
+    const orders = await readOrdersForPreflight(admin, [...READY, NO_HS_CODE]);
+    const expected = (id: string) => {
+      const order = orders.get(id)!;
+      const country = order.shippingAddress?.countryCodeV2 ?? "";
+      const sender = DEMO_SHIPPING_SETTINGS.sender;
+      const zone = destinationZone({ country: sender.countryCode, zip: sender.zip }, { country, zip: order.shippingAddress?.zip ?? "" });
+      return ["CH", "GB"].includes(country) ? "rule:1:Switzerland and UK" : `zone_default:${zone}`;
+    };
+    const seen = [...preflight.ready, ...preflight.blocked].map((order) => {
+      const choice = order.serviceChoice;
+      const said = choice?.source === "rule" ? `rule:${choice.position}:${choice.name}` : choice?.source === "zone_default" ? `zone_default:${choice.zone}` : String(choice?.source);
+      return [order.orderId, said] as const;
+    });
+    expect(seen).toEqual([...READY, NO_HS_CODE].map((id) => [id, expected(id)]));
+    expect(seen.filter(([, choice]) => choice.startsWith("rule:")).length).toBeGreaterThanOrEqual(2);
+    expect(seen.filter(([, choice]) => choice.startsWith("zone_default:")).length).toBeGreaterThanOrEqual(2);
     expect((await bought()).count).toBe(0);
   });
 

@@ -1,5 +1,8 @@
 import { Badge, BlockStack, Button, Card, Collapsible, InlineGrid, InlineStack, Select, Text } from "@shopify/polaris";
+import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
+import type { SaveOutcome } from "../../labels/customs-descriptions.server";
+import { CUSTOMS_DESCRIPTION_MAX } from "../../shipping/customs-descriptions";
 import type { Cn23Data } from "../../label-service/contract";
 import { useT } from "../../i18n/translate";
 import { EditableField } from "./EditableField";
@@ -16,6 +19,7 @@ export function CustomsSection({
   onChange,
   errors,
   edits,
+  products = [],
 }: {
   cn23: Cn23Data | undefined;
   required: boolean;
@@ -25,6 +29,8 @@ export function CustomsSection({
   errors: Record<string, string>;
   /** What the merchant typed; sent as hidden fields while the lines are collapsed (closed fields are not rendered). */
   edits: Record<string, string>;
+  /** The product behind each CN23 line (same order), for its "Save for this product". */
+  products?: readonly CustomsLineProduct[];
 }) {
   const t = useT();
   const hasError = Object.keys(errors).some((field) => field.startsWith("cn23."));
@@ -58,6 +64,7 @@ export function CustomsSection({
             <EditableField name={field("weight")} label={t("order.cn23.weight")} value={value(field("weight"), product.weight)} onChange={onChange} error={errors[field("weight")]} />
             <EditableField name={field("country_code")} label={t("order.cn23.origin")} value={value(field("country_code"), product.country_code)} onChange={onChange} error={errors[field("country_code")]} />
             <EditableField name={field("hs_code")} label={t("order.cn23.hsCode")} value={value(field("hs_code"), product.hs_code ?? "")} onChange={onChange} error={errors[field("hs_code")]} />
+            {products[index] ? <SaveForProduct product={products[index]} description={value(field("description"), product.description)} /> : null}
           </InlineGrid>
         );
       })}
@@ -100,5 +107,52 @@ export function CustomsSection({
         )}
       </BlockStack>
     </Card>
+  );
+}
+
+export interface CustomsLineProduct {
+  productId: string | null;
+  title: string;
+  saved: boolean;
+}
+
+/**
+ * Saves the line's description (as typed) as the product's English customs description, for every later order of it
+ * (posted to the Customs descriptions page's action; the order form itself is not submitted).
+ */
+function SaveForProduct({ product, description }: { product: CustomsLineProduct; description: string }) {
+  const t = useT();
+  const fetcher = useFetcher<SaveOutcome>();
+  const outcome = fetcher.data;
+  if (!product.productId) {
+    return (
+      <Text as="p" tone="subdued">
+        {t("customs.line.noProduct")}
+      </Text>
+    );
+  }
+  const saved = fetcher.state === "idle" && outcome?.ok === true;
+  return (
+    <BlockStack gap="100">
+      <InlineStack gap="200" blockAlign="center">
+        <Button
+          loading={fetcher.state !== "idle"}
+          accessibilityLabel={`${t("customs.saveForProduct")}: ${product.title}`}
+          onClick={() => fetcher.submit({ productId: product.productId ?? "", productTitle: product.title, description }, { method: "post", action: "/app/customs" })}
+        >
+          {t("customs.saveForProduct")}
+        </Button>
+        {product.saved || saved ? <Badge tone="success">{t("customs.saved")}</Badge> : null}
+      </InlineStack>
+      {saved ? (
+        <Text as="p" tone="success">
+          {t("customs.line.saved")}
+        </Text>
+      ) : outcome && !outcome.ok && fetcher.state === "idle" ? (
+        <Text as="p" tone="critical">
+          {t(`customs.error.${outcome.error}`, { max: CUSTOMS_DESCRIPTION_MAX })}
+        </Text>
+      ) : null}
+    </BlockStack>
   );
 }

@@ -84,6 +84,9 @@ export const ORDER_FOR_LABEL_QUERY = `#graphql
               currencyCode
             }
           }
+          product {
+            id
+          }
           variant {
             id
             inventoryItem {
@@ -169,6 +172,9 @@ export const ORDER_LINE_ITEMS_PAGE_QUERY = `#graphql
               amount
               currencyCode
             }
+          }
+          product {
+            id
           }
           variant {
             id
@@ -271,6 +277,7 @@ const lineItemSchema = z.object({
   requiresShipping: z.boolean(),
   isGiftCard: z.boolean(),
   priceAfterAllDiscountsBeforeTaxesSet: moneyBag,
+  product: z.object({ id: z.string() }).nullish(),
   variant: z
     .object({
       id: z.string(),

@@ -85,6 +85,9 @@ export const ORDERS_FOR_LABEL_BULK_QUERY = `#graphql
                     currencyCode
                   }
                 }
+                product {
+                  id
+                }
                 variant {
                   id
                   inventoryItem {
