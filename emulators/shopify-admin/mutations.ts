@@ -216,7 +216,7 @@ function fulfillmentCancel(ctx: EmulatorContext, args: Args) {
     if (fo.status === "CLOSED") {
       let fresh = reopened.get(fo.id);
       if (!fresh) {
-        fresh = { id: nextId(shop, "fulfillmentOrder"), orderId: fo.orderId, status: "OPEN", deliveryMethod: fo.deliveryMethod, createdAt: at, updatedAt: at, lineItems: [] };
+        fresh = { id: nextId(shop, "fulfillmentOrder"), orderId: fo.orderId, status: "OPEN", deliveryMethod: fo.deliveryMethod, locationId: fo.locationId, createdAt: at, updatedAt: at, lineItems: [] };
         reopened.set(fo.id, fresh);
       }
       fresh.lineItems.push({ id: nextId(shop, "fulfillmentOrderLineItem"), lineItemId: foLine.lineItemId, totalQuantity: li.quantity, remainingQuantity: li.quantity });
