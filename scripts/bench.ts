@@ -35,6 +35,8 @@ import { benchLabelPoints, printLabelPoints } from "./bench-shopify";
 import { extensionSizes, formatSizes } from "./extension-sizes";
 
 const N = Number(process.env.BENCH_N ?? 500);
+// The app's info lines would bury the figures (the bulk jobs log 7 or so per label); LOG_LEVEL=info keeps them.
+process.env.LOG_LEVEL ??= "warn";
 // A purchase seals the recipient at rest (decision 0172): a throwaway key when the bench runs without one.
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("hex");
 
@@ -78,6 +80,7 @@ async function benchPurchase(dir: string): Promise<Result> {
   const idealFile = path.join(dir, "ideal.sqlite");
   migrateSqliteFile(idealFile);
   const raw = new Database(idealFile);
+  raw.exec("PRAGMA journal_mode = WAL"); // as the app's connections (app/db-adapters.ts)
   const counterUpsert = raw.prepare(
     `INSERT INTO ReferenceCounter (shop, day, value) VALUES (?, ?, 1) ON CONFLICT(shop, day) DO UPDATE SET value = value + 1 RETURNING value`,
   );
