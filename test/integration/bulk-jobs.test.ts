@@ -212,7 +212,8 @@ describe.each(ADAPTERS)("bulk jobs: $label", ({ setup }) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const job = (await getBulkJob(fx.db, DEMO_SHOP, id))!;
-      if (job.status !== "RUNNING" && job.counts.remaining === 0 && job.counts.pending === 0) return job;
+      // finishedAt too: the last item's status is written a moment before the job's end (finishJobIfDone).
+      if (job.status !== "RUNNING" && job.finishedAt && job.counts.remaining === 0 && job.counts.pending === 0) return job;
       if (Date.now() > deadline) throw new Error(`job ${id} did not finish: ${JSON.stringify(job.counts)}`);
       await sleep(50);
     }
