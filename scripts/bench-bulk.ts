@@ -5,7 +5,7 @@
  * and the Shopify emulator's cost throttle for each plan. The emulators run in child processes, so the CPU counted is
  * the app's alone.
  *
- * Runs, in order: the embedded queue on SQLite (this process) on each plan of BENCH_BULK_PLANS (default
+ * Runs, in order: the embedded queue on SQLite (one app process) on each plan of BENCH_BULK_PLANS (default
  * "standard,advanced,plus"); then pg-boss on PostgreSQL with two worker processes (scripts/bench-bulk/worker.ts) on
  * BENCH_BULK_PG_PLAN (default standard), in a database created for the run and dropped after it
  * (TEST_POSTGRES_URL's server, default postgresql://postgres@127.0.0.1:5432/test). BENCH_BULK_PG=0 skips it.
@@ -26,7 +26,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { DEFAULT_SEED_FILE } from "../emulators/shopify-admin/server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
 import { createPostgresTestDatabase } from "../test/helpers/test-postgres";
-import { benchApp, runBulkJob, type BenchAppConfig, type JobFigures } from "./bench-bulk/app";
+import type { BenchAppConfig, JobFigures } from "./bench-bulk/app";
 import { generatePostgresClient, POSTGRES_ALIAS_HOOK, POSTGRES_CLIENT_DIR } from "./bench-bulk/postgres-client";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -156,11 +156,13 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
     if (adapter === "sqlite") {
       const file = path.join(dir, "app.sqlite");
       migrateSqliteFile(file);
-      const app = await benchApp({ databaseUrl: `file:${file}`, emulatorUrl: emulator.url, sandboxUrl: sandbox.url, concurrency }, { work: true });
-      figures = await runBulkJob(app, orderIds);
-      await app.close();
+      writeFileSync(path.join(dir, "orders.json"), JSON.stringify(orderIds));
+      const config: BenchAppConfig = { databaseUrl: `file:${file}`, emulatorUrl: emulator.url, sandboxUrl: sandbox.url, concurrency };
+      const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json") });
+      children.push(child);
+      figures = JSON.parse((await waitFor(child, /^result (.*)$/m, "app process"))[1]!) as JobFigures;
       peakRssMb.push(figures.peakRss / 1024 / 1024);
-      label = "embedded queue on SQLite, 1 process";
+      label = "embedded queue on SQLite, 1 app process";
     } else {
       const database = await createPostgresTestDatabase();
       dropDatabase = database.drop;
