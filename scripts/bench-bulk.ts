@@ -66,6 +66,9 @@ function benchSeed(n: number, file: string): string[] {
   return orders.map((order) => `gid://shopify/Order/${order.id}`);
 }
 
+/** A job's figures may take this long (a 500-order job on the Standard plan takes 6 to 7 minutes). */
+const JOB_TIMEOUT_MS = 60 * 60_000;
+
 type Points = { calls: number; requested: number; actual: number; throttled: number };
 
 /** A TypeScript entry point in a Node process of its own (no tsx CLI in between, so its pid is the one to read). */
@@ -75,10 +78,10 @@ function spawnTs(script: string, env: Record<string, string>, hooks: string[] = 
 }
 
 /** Resolves with the first match of `pattern` in the child's output. */
-function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpExecArray> {
+function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 90_000): Promise<RegExpExecArray> {
   let output = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${output}`)), 90_000);
+    const timer = setTimeout(() => reject(new Error(`${what} gave no ${pattern.source} in ${timeoutMs / 1000} s: ${output}`)), timeoutMs);
     const scan = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
       const match = pattern.exec(output);
@@ -160,7 +163,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       const config: BenchAppConfig = { databaseUrl: `file:${file}`, emulatorUrl: emulator.url, sandboxUrl: sandbox.url, concurrency };
       const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json") });
       children.push(child);
-      figures = JSON.parse((await waitFor(child, /^result (.*)$/m, "app process"))[1]!) as JobFigures;
+      figures = JSON.parse((await waitFor(child, /^result (.*)$/m, "app process", JOB_TIMEOUT_MS))[1]!) as JobFigures;
       peakRssMb.push(figures.peakRss / 1024 / 1024);
       label = "embedded queue on SQLite, 1 app process";
     } else {
@@ -175,11 +178,11 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
         const child = spawnTs("scripts/bench-bulk/worker.ts", env("worker"), [POSTGRES_ALIAS_HOOK]);
         children.push(child);
         await waitFor(child, /^ready$/m, `worker ${i + 1}`);
-        workers.push(waitFor(child, /^result (.*)$/m, `worker ${i + 1}`));
+        workers.push(waitFor(child, /^result (.*)$/m, `worker ${i + 1}`, JOB_TIMEOUT_MS));
       }
       const creator = spawnTs("scripts/bench-bulk/worker.ts", env("creator"), [POSTGRES_ALIAS_HOOK]);
       children.push(creator);
-      figures = JSON.parse((await waitFor(creator, /^result (.*)$/m, "job creator"))[1]!) as JobFigures;
+      figures = JSON.parse((await waitFor(creator, /^result (.*)$/m, "job creator", JOB_TIMEOUT_MS))[1]!) as JobFigures;
       peakRssMb.push(figures.peakRss / 1024 / 1024);
       for (const child of children.slice(2, 4)) child.kill("SIGTERM");
       for (const pending of workers) {
