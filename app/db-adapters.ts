@@ -55,11 +55,25 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * versions have with the same meaning.
  */
 class LibsqlAdapterFactory extends PrismaLibSQL {
+  private journal: Promise<unknown> = Promise.resolve();
+
   override createClient(config: Parameters<PrismaLibSQL["createClient"]>[0]): ReturnType<PrismaLibSQL["createClient"]> {
     const client = createLibsqlClient({ url: config.url, timeout: SQLITE_BUSY_TIMEOUT_MS });
+    // Write-ahead log (decision 0191): a commit appends to the log and syncs it once, instead of the rollback
+    // journal's several syncs and file creations, and readers no longer wait for a writer. `synchronous` stays FULL
+    // (SQLite's default), so a committed purchase attempt survives a power cut. The mode is stored in the file.
+    if (!SQLITE_IN_MEMORY.test(config.url)) this.journal = client.execute("PRAGMA journal_mode = WAL");
     return client as unknown as ReturnType<PrismaLibSQL["createClient"]>;
   }
+
+  override async connect(): ReturnType<PrismaLibSQL["connect"]> {
+    const adapter = await super.connect();
+    await this.journal;
+    return adapter;
+  }
 }
+
+const SQLITE_IN_MEMORY = /^(file:)?:memory:|mode=memory/;
 
 export function createDriverAdapter(url: string): PrismaPg | PrismaLibSQL {
   if (databaseKind(url) === "postgresql") {

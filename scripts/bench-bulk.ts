@@ -1,43 +1,36 @@
 /**
- * The bulk section of `npm run bench` (BENCH_ONLY=bulk runs it alone): one job of BENCH_BULK_N (default 500) ready
- * orders, created through createBulkJob (preflight included) and run by the embedded queue's item handler with the
- * app's real clients, against the label sandbox with a realistic latency and the Shopify emulator's cost throttle
- * (both in child processes, so this process's CPU time is the app's alone).
+ * The bulk section of `npm run bench` (BENCH_ONLY=bulk runs it alone): bulk jobs of BENCH_BULK_N (default 500) ready
+ * orders, created through createBulkJob (preflight included) and run by the queue's item handler with the app's
+ * real clients and production wiring (scripts/bench-bulk/app.ts), against the label sandbox with a realistic latency
+ * and the Shopify emulator's cost throttle for each plan. The emulators run in child processes, so the CPU counted is
+ * the app's alone.
  *
- * Printed: wall time; the physical bound max(N·L/C, N·c/restore) with L the sandbox's mean configured latency, C the
- * label-service concurrency and c the Shopify points spent per label; their ratio (target ≤ 1.15); points requested
- * and spent per label (target ≤ 45 spent); the app's CPU time as a share of wall time (target < 2 %); peak RSS.
- * Settings: BENCH_BULK_N, BENCH_BULK_PLAN (standard | advanced | plus), BENCH_BULK_LATENCY_MS ("300-800"),
- * LABEL_SERVICE_MAX_CONCURRENCY (default 4).
+ * Runs, in order: the embedded queue on SQLite (one app process) on each plan of BENCH_BULK_PLANS (default
+ * "standard,advanced,plus"); then pg-boss on PostgreSQL with two worker processes (scripts/bench-bulk/worker.ts) on
+ * BENCH_BULK_PG_PLAN (default standard), in a database created for the run and dropped after it
+ * (TEST_POSTGRES_URL's server, default postgresql://postgres@127.0.0.1:5432/test). BENCH_BULK_PG=0 skips it.
+ *
+ * Printed per job: wall time; the physical bound max(N·L/C, N·c/restore) with L the sandbox's mean configured latency,
+ * C the label-service concurrency and c the Shopify points spent per label in that run; their ratio (target ≤ 1.15);
+ * points requested and spent per label and per operation (counted by the emulator, GET /__admin/costs, so the app
+ * does not pay for the counting); the app's CPU time as a share of wall time (target < 2 %), peak RSS and the
+ * event loop's delay; the emulators' own CPU time (on a loaded machine, their CPU decides how close a run can get).
+ * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS ("300-800"),
+ * LABEL_SERVICE_MAX_CONCURRENCY (default 4). Nothing here asserts a figure.
  */
-import "@shopify/shopify-app-remix/adapters/node";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { createBulkJob, getBulkJob } from "../app/bulk/bulk-jobs.server";
-import { DEMO_SHIPPING_SETTINGS } from "../app/demo/seed-demo-shop.server";
-import { createPrismaClient } from "../app/db.server";
-import { createEmbeddedQueue } from "../app/jobs/embedded-queue.server";
-import { bulkLabelItemJob } from "../app/jobs/handlers/bulk-label-item.job";
-import { registerJobs } from "../app/jobs/registry";
-import { createSemaphore } from "../app/jobs/semaphore.server";
-import { createLabelServiceClient } from "../app/label-service";
-import type { LabelContext } from "../app/labels/label-order.server";
-import { saveShippingSettings } from "../app/settings/shipping-settings.server";
-import { withShopifyBudget } from "../app/shopify/admin-client";
-import { InProcessShopifyBudget } from "../app/shopify/budget";
-import { DEMO_ACCOUNT } from "../emulators/label-sandbox/server";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { DEFAULT_SEED_FILE } from "../emulators/shopify-admin/server";
-import { DEMO_SHOP, DEMO_TOKEN } from "../emulators/shopify-admin/test-helpers";
-import { costRecorder, type OperationPoints } from "../test/helpers/cost-recorder";
-import { realAdminFor } from "../test/helpers/real-admin";
 import { migrateSqliteFile } from "../test/helpers/test-db";
+import { createPostgresTestDatabase } from "../test/helpers/test-postgres";
+import type { BenchAppConfig, JobFigures } from "./bench-bulk/app";
+import { generatePostgresClient, POSTGRES_ALIAS_HOOK, POSTGRES_CLIENT_DIR } from "./bench-bulk/postgres-client";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const PLAN_RESTORE: Record<string, { size: number; restore: number }> = {
+const PLAN_BUCKETS: Record<string, { size: number; restore: number }> = {
   standard: { size: 2000, restore: 100 },
   advanced: { size: 4000, restore: 200 },
   plus: { size: 20000, restore: 1000 },
@@ -73,125 +66,198 @@ function benchSeed(n: number, file: string): string[] {
   return orders.map((order) => `gid://shopify/Order/${order.id}`);
 }
 
-async function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(path.join(root, "node_modules/.bin/tsx"), [path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+/** A job's figures may take this long (a 500-order job on the Standard plan takes 6 to 7 minutes). */
+const JOB_TIMEOUT_MS = 60 * 60_000;
+
+type Points = { calls: number; requested: number; actual: number; throttled: number };
+
+/** A TypeScript entry point in a Node process of its own (no tsx CLI in between, so its pid is the one to read). */
+function spawnTs(script: string, env: Record<string, string>, hooks: string[] = []): ChildProcess {
+  const imports = ["tsx", ...hooks].flatMap((hook) => ["--import", hook.startsWith("/") ? pathToFileURL(hook).href : hook]);
+  return spawn(process.execPath, [...imports, path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** Resolves with the first match of `pattern` in the child's output. */
+function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 90_000): Promise<RegExpExecArray> {
   let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${output}`)), 60_000);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} gave no ${pattern.source} in ${timeoutMs / 1000} s: ${output}`)), timeoutMs);
     const scan = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:[0-9]+)/.exec(output);
+      output = (output + chunk.toString()).slice(-20_000);
+      const match = pattern.exec(output);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        child.stdout!.off("data", scan);
+        child.stderr!.off("data", scan);
+        resolve(match);
       }
     };
     child.stdout!.on("data", scan);
     child.stderr!.on("data", scan);
-    child.once("exit", (code) => reject(new Error(`${script} exited (${code}): ${output}`)));
+    child.once("exit", (code) => reject(new Error(`${what} exited (${code}): ${output.slice(-2000)}`)));
   });
-  return { child, url };
 }
 
-export async function benchBulk(): Promise<void> {
-  const n = Number(process.env.BENCH_BULK_N ?? 500);
-  const plan = process.env.BENCH_BULK_PLAN ?? "standard";
-  const [minMs, maxMs] = (process.env.BENCH_BULK_LATENCY_MS ?? "300-800").split("-").map(Number) as [number, number];
-  const concurrency = Number(process.env.LABEL_SERVICE_MAX_CONCURRENCY ?? 4);
-  const bucket = PLAN_RESTORE[plan];
-  if (!bucket) throw new Error(`BENCH_BULK_PLAN must be one of ${Object.keys(PLAN_RESTORE).join(", ")}`);
+async function startServer(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawnTs(script, env);
+  const match = await waitFor(child, /(http:\/\/127\.0\.0\.1:[0-9]+)/, script);
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return { child, url: match[1]! };
+}
+
+/** User + system CPU milliseconds of a live process (Linux /proc; 0 elsewhere). */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+async function costs(emulatorUrl: string): Promise<Map<string, Points>> {
+  const response = await fetch(`${emulatorUrl}/__admin/costs`);
+  const body = (await response.json()) as { operations: Record<string, Points> };
+  return new Map(Object.entries(body.operations));
+}
+
+type Run = {
+  label: string;
+  n: number;
+  plan: string;
+  figures: JobFigures;
+  peakRssMb: number[];
+  points: Map<string, Points>;
+  emulatorCpuMs: number;
+  sandboxCpuMs: number;
+};
+
+type Settings = { n: number; minMs: number; maxMs: number; concurrency: number };
+type WorkerResult = { userMs: number; systemMs: number; peakRss: number; loopDelayP99Ms: number; loopDelayMaxMs: number };
+
+/** One bulk job of `n` orders on `plan`: SQLite in this process, or PostgreSQL in child processes (two workers). */
+async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "postgresql"): Promise<Run> {
+  const { n, minMs, maxMs, concurrency } = settings;
   const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-bulk-"));
   const children: ChildProcess[] = [];
+  let dropDatabase = async () => {};
   try {
     const orderIds = benchSeed(n, path.join(dir, "seed.json"));
     const [emulator, sandbox] = await Promise.all([
-      startChild("emulators/shopify-admin/cli.ts", { SHOPIFY_EMULATOR_PORT: "0", SHOPIFY_EMULATOR_SEED: path.join(dir, "seed.json"), SHOPIFY_EMULATOR_PLAN: plan }),
-      startChild("emulators/label-sandbox/cli.ts", { LABEL_SANDBOX_PORT: "0", LABEL_SANDBOX_FAULTS: JSON.stringify({ latency: { probability: 1, minMs, maxMs } }) }),
+      startServer("emulators/shopify-admin/cli.ts", { SHOPIFY_EMULATOR_PORT: "0", SHOPIFY_EMULATOR_SEED: path.join(dir, "seed.json"), SHOPIFY_EMULATOR_PLAN: plan }),
+      startServer("emulators/label-sandbox/cli.ts", { LABEL_SANDBOX_PORT: "0", LABEL_SANDBOX_FAULTS: JSON.stringify({ latency: { probability: 1, minMs, maxMs } }) }),
     ]);
     children.push(emulator.child, sandbox.child);
+    const pointsBefore = await costs(emulator.url);
+    const emulatorCpuBefore = processCpuMs(emulator.child.pid);
+    const sandboxCpuBefore = processCpuMs(sandbox.child.pid);
 
-    const file = path.join(dir, "app.sqlite");
-    migrateSqliteFile(file);
-    const db = createPrismaClient(`file:${file}`);
-    await saveShippingSettings(db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
-    // Every label is pushed to Shopify as a production one would be (the demo shop is a development store that allows
-    // test labels in Shopify, decision 0170): the points counted include the fulfillment and the order summary.
-    await db.shopSettings.update({ where: { shop: DEMO_SHOP }, data: { fulfilTestLabels: true } });
-    const tally = new Map<string, OperationPoints>();
-    const admin = withShopifyBudget(costRecorder(await realAdminFor(emulator.url, db, DEMO_SHOP, DEMO_TOKEN), tally), {
-      shop: DEMO_SHOP,
-      maxWaitMs: 120_000,
-      budget: new InProcessShopifyBudget(),
-    });
-    const service = createLabelServiceClient({
-      shop: DEMO_SHOP,
-      environment: "staging",
-      account: { baseUrl: sandbox.url, ...DEMO_ACCOUNT },
-      options: { generateTimeoutMs: 30_000, defaultTimeoutMs: 30_000, maxConcurrency: concurrency },
-    });
-    const context = (environment: LabelContext["environment"], settings: LabelContext["settings"]): LabelContext => ({
-      shop: DEMO_SHOP,
-      db,
-      admin,
-      environment,
-      settings,
-      service: async () => service,
-    });
-    const queue = createEmbeddedQueue({ db, dialect: "sqlite", pollMs: 50, onError: (error) => console.error(error) });
-    await registerJobs(queue, [
-      bulkLabelItemJob({ db, semaphore: createSemaphore({ db, dialect: "sqlite" }), maxConcurrency: concurrency, contextFor: async (_shop, frozen) => context(frozen.environment, frozen.settings) }),
-    ]);
-    await queue.start();
-
-    let peakRss = process.memoryUsage().rss;
-    const cpuStart = process.cpuUsage();
-    const start = performance.now();
-    const created = await createBulkJob(context("staging", DEMO_SHIPPING_SETTINGS), { orderIds, staffUserId: null, queue });
-    const preflightMs = performance.now() - start;
-    let job = created.job;
-    while (job.status === "RUNNING" || job.counts.remaining > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-      job = (await getBulkJob(db, DEMO_SHOP, created.id))!;
+    let figures: JobFigures;
+    const peakRssMb: number[] = [];
+    let label: string;
+    if (adapter === "sqlite") {
+      const file = path.join(dir, "app.sqlite");
+      migrateSqliteFile(file);
+      writeFileSync(path.join(dir, "orders.json"), JSON.stringify(orderIds));
+      const config: BenchAppConfig = { databaseUrl: `file:${file}`, emulatorUrl: emulator.url, sandboxUrl: sandbox.url, concurrency };
+      const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json") });
+      children.push(child);
+      figures = JSON.parse((await waitFor(child, /^result (.*)$/m, "app process", JOB_TIMEOUT_MS))[1]!) as JobFigures;
+      peakRssMb.push(figures.peakRss / 1024 / 1024);
+      label = "embedded queue on SQLite, 1 app process";
+    } else {
+      const database = await createPostgresTestDatabase();
+      dropDatabase = database.drop;
+      generatePostgresClient(database.url);
+      const config: BenchAppConfig = { databaseUrl: database.url, emulatorUrl: emulator.url, sandboxUrl: sandbox.url, concurrency };
+      const env = (role: string) => ({ BENCH_WORKER_ROLE: role, BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json"), BENCH_POSTGRES_CLIENT: POSTGRES_CLIENT_DIR });
+      writeFileSync(path.join(dir, "orders.json"), JSON.stringify(orderIds));
+      const workers: Promise<RegExpExecArray>[] = [];
+      for (let i = 0; i < 2; i++) {
+        const child = spawnTs("scripts/bench-bulk/worker.ts", env("worker"), [POSTGRES_ALIAS_HOOK]);
+        children.push(child);
+        await waitFor(child, /^ready$/m, `worker ${i + 1}`);
+        workers.push(waitFor(child, /^result (.*)$/m, `worker ${i + 1}`, JOB_TIMEOUT_MS));
+      }
+      const creator = spawnTs("scripts/bench-bulk/worker.ts", env("creator"), [POSTGRES_ALIAS_HOOK]);
+      children.push(creator);
+      figures = JSON.parse((await waitFor(creator, /^result (.*)$/m, "job creator", JOB_TIMEOUT_MS))[1]!) as JobFigures;
+      peakRssMb.push(figures.peakRss / 1024 / 1024);
+      for (const child of children.slice(2, 4)) child.kill("SIGTERM");
+      for (const pending of workers) {
+        const result = JSON.parse((await pending)[1]!) as WorkerResult;
+        figures.userMs += result.userMs;
+        figures.systemMs += result.systemMs;
+        peakRssMb.push(result.peakRss / 1024 / 1024);
+        figures.loopDelayP99Ms = Math.max(figures.loopDelayP99Ms, result.loopDelayP99Ms);
+        figures.loopDelayMaxMs = Math.max(figures.loopDelayMaxMs, result.loopDelayMaxMs);
+      }
+      label = "pg-boss on PostgreSQL, 2 worker processes (+ 1 creating the job; CPU and RSS of all three)";
     }
-    const wallMs = performance.now() - start;
-    const reasons = new Map<string, number>();
-    for (const item of job.items) {
-      if (item.status === "LABELLED") continue;
-      const key = `${item.status} ${item.reason?.code ?? "-"}`;
-      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    const emulatorCpuMs = processCpuMs(emulator.child.pid) - emulatorCpuBefore;
+    const sandboxCpuMs = processCpuMs(sandbox.child.pid) - sandboxCpuBefore;
+    const pointsAfter = await costs(emulator.url);
+    const points = new Map<string, Points>();
+    for (const [name, after] of pointsAfter) {
+      const before = pointsBefore.get(name) ?? { calls: 0, requested: 0, actual: 0, throttled: 0 };
+      const calls = after.calls - before.calls;
+      if (calls > 0) points.set(name, { calls, requested: after.requested - before.requested, actual: after.actual - before.actual, throttled: after.throttled - before.throttled });
     }
-    const cpu = process.cpuUsage(cpuStart);
-    await queue.stop({ graceMs: 1000 });
-    await db.$disconnect();
-
-    const labelled = Math.max(1, job.counts.labelled);
-    let requested = 0;
-    let spent = 0;
-    let throttled = 0;
-    for (const points of tally.values()) {
-      requested += points.requested;
-      spent += points.actual;
-      throttled += points.throttled;
-    }
-    const latencyS = (minMs + maxMs) / 2 / 1000;
-    const serviceBound = (n * latencyS) / concurrency;
-    const perLabel = spent / labelled;
-    const shopifyBound = (n * perLabel) / bucket.restore;
-    const bound = Math.max(serviceBound, shopifyBound);
-    const cpuMs = (cpu.user + cpu.system) / 1000;
-    console.log(`\nBulk job: ${n} orders, ${plan} plan (${bucket.size} points, ${bucket.restore}/s), label latency ${minMs}-${maxMs} ms, concurrency ${concurrency}, embedded queue on SQLite`);
-    console.log(`  counts: ${JSON.stringify(job.counts)}; preflight and creation ${(preflightMs / 1000).toFixed(1)} s`);
-    if (reasons.size > 0) console.log(`  not labelled: ${[...reasons].map(([key, count]) => `${count} ${key}`).join(", ")}`);
-    console.log(`  wall ${(wallMs / 1000).toFixed(1)} s; bound max(N·L/C = ${serviceBound.toFixed(1)} s, N·c/restore = ${shopifyBound.toFixed(1)} s) = ${bound.toFixed(1)} s; ratio ${(wallMs / 1000 / bound).toFixed(2)} (target ≤ 1.15)`);
-    console.log(`  Shopify points per label: requested ${(requested / labelled).toFixed(0)}, spent ${perLabel.toFixed(1)} (target ≤ 45); THROTTLED answers ${throttled}`);
-    console.log("  operation                            calls/label   requested/call   spent/call");
-    for (const [name, points] of [...tally].sort(([a], [b]) => a.localeCompare(b))) {
-      console.log(`  ${name.padEnd(36)} ${(points.calls / labelled).toFixed(2).padStart(11)} ${(points.requested / points.calls).toFixed(1).padStart(16)} ${(points.actual / points.calls).toFixed(1).padStart(12)}`);
-    }
-    console.log(`  app CPU ${(cpuMs / 1000).toFixed(1)} s = ${((cpuMs / wallMs) * 100).toFixed(2)} % of wall (target < 2 %); peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+    return { label, n, plan, figures, peakRssMb, points, emulatorCpuMs, sandboxCpuMs };
   } finally {
-    for (const child of children) child.kill("SIGTERM");
+    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+    await dropDatabase().catch((error: unknown) => console.error("could not drop the bench database:", error));
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function report(run: Run, settings: Settings): void {
+  const bucket = PLAN_BUCKETS[run.plan]!;
+  const { figures } = run;
+  const labelled = Math.max(1, figures.counts.labelled ?? 0);
+  let requested = 0;
+  let spent = 0;
+  let throttled = 0;
+  for (const points of run.points.values()) {
+    requested += points.requested;
+    spent += points.actual;
+    throttled += points.throttled;
+  }
+  const latencyS = (settings.minMs + settings.maxMs) / 2 / 1000;
+  const serviceBound = (run.n * latencyS) / settings.concurrency;
+  const perLabel = spent / labelled;
+  const shopifyBound = (run.n * perLabel) / bucket.restore;
+  const bound = Math.max(serviceBound, shopifyBound);
+  const wallS = figures.wallMs / 1000;
+  console.log(`\nBulk job: ${run.n} orders, ${run.plan} plan (${bucket.size} points, ${bucket.restore}/s), label latency ${settings.minMs}-${settings.maxMs} ms, concurrency ${settings.concurrency}, ${run.label}`);
+  console.log(`  counts: ${JSON.stringify(figures.counts)}; preflight and creation ${(figures.preflightMs / 1000).toFixed(1)} s`);
+  if (figures.notLabelled.length > 0) console.log(`  not labelled: ${figures.notLabelled.map(([key, count]) => `${count} ${key}`).join(", ")}`);
+  console.log(`  wall ${wallS.toFixed(1)} s; bound max(N·L/C = ${serviceBound.toFixed(1)} s, N·c/restore = ${shopifyBound.toFixed(1)} s) = ${bound.toFixed(1)} s; ratio ${(wallS / bound).toFixed(2)} (target ≤ 1.15)`);
+  console.log(`  Shopify points per label: requested ${(requested / labelled).toFixed(1)}, spent ${perLabel.toFixed(1)} (target ≤ 45); THROTTLED answers ${throttled}`);
+  console.log("  operation                            calls/label   requested/call   spent/call");
+  for (const [name, points] of [...run.points].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`  ${name.padEnd(36)} ${(points.calls / labelled).toFixed(2).padStart(11)} ${(points.requested / points.calls).toFixed(1).padStart(16)} ${(points.actual / points.calls).toFixed(1).padStart(12)}`);
+  }
+  const cpuMs = figures.userMs + figures.systemMs;
+  console.log(
+    `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / figures.wallMs) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / labelled).toFixed(1)} ms per label; peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay p99 ${figures.loopDelayP99Ms.toFixed(0)} ms, max ${figures.loopDelayMaxMs.toFixed(0)} ms`,
+  );
+  console.log(`  emulators' CPU: Shopify ${(run.emulatorCpuMs / 1000).toFixed(1)} s, label sandbox ${(run.sandboxCpuMs / 1000).toFixed(1)} s`);
+}
+
+export async function benchBulk(): Promise<void> {
+  // The app's info lines (7 or so per label) would bury the figures; LOG_LEVEL=info measures with them.
+  process.env.LOG_LEVEL ??= "warn";
+  const n = Number(process.env.BENCH_BULK_N ?? 500);
+  const plans = (process.env.BENCH_BULK_PLANS ?? process.env.BENCH_BULK_PLAN ?? "standard,advanced,plus").split(",").map((plan) => plan.trim()).filter(Boolean);
+  const pgPlan = process.env.BENCH_BULK_PG_PLAN ?? "standard";
+  const [minMs, maxMs] = (process.env.BENCH_BULK_LATENCY_MS ?? "300-800").split("-").map(Number) as [number, number];
+  const concurrency = Number(process.env.LABEL_SERVICE_MAX_CONCURRENCY ?? 4);
+  for (const plan of [...plans, pgPlan]) {
+    if (!PLAN_BUCKETS[plan]) throw new Error(`plans must be among ${Object.keys(PLAN_BUCKETS).join(", ")} (got "${plan}")`);
+  }
+  const settings: Settings = { n, minMs, maxMs, concurrency };
+  for (const plan of plans) report(await runJob(settings, plan, "sqlite"), settings);
+  if (process.env.BENCH_BULK_PG !== "0") report(await runJob(settings, pgPlan, "postgresql"), settings);
 }

@@ -11,8 +11,10 @@
  *
  *  - admin extensions: each built bundle's deflated size beside Shopify's 64 KB limit (scripts/extension-sizes.ts).
  *
- *  - bulk: a BENCH_BULK_N-order bulk job against the sandbox's latency and the emulator's cost throttle, against its
- *    physical bound (scripts/bench-bulk.ts).
+ *  - bulk: 500-order bulk jobs (BENCH_BULK_N) on each Shopify plan (SQLite, the embedded queue) and on PostgreSQL
+ *    with pg-boss and two workers, against the sandbox's latency and the emulator's cost throttle, each against its
+ *    physical bound (scripts/bench-bulk.ts). About 20 minutes of the whole bench's time (the Standard plan's budget
+ *    alone bounds a job at 6 to 7 minutes); BENCH_BULK_PLANS=plus BENCH_BULK_PG=0 takes under 2.
  *
  * BENCH_ONLY=speed, shopify, bulk, extensions or print runs only that one (print: scripts/bench-print.ts, merging 500
  * labels into one PDF).
@@ -35,6 +37,8 @@ import { benchLabelPoints, printLabelPoints } from "./bench-shopify";
 import { extensionSizes, formatSizes } from "./extension-sizes";
 
 const N = Number(process.env.BENCH_N ?? 500);
+// The app's info lines would bury the figures (the bulk jobs log 7 or so per label); LOG_LEVEL=info keeps them.
+process.env.LOG_LEVEL ??= "warn";
 // A purchase seals the recipient at rest (decision 0172): a throwaway key when the bench runs without one.
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString("hex");
 
@@ -78,6 +82,7 @@ async function benchPurchase(dir: string): Promise<Result> {
   const idealFile = path.join(dir, "ideal.sqlite");
   migrateSqliteFile(idealFile);
   const raw = new Database(idealFile);
+  raw.exec("PRAGMA journal_mode = WAL"); // as the app's connections (app/db-adapters.ts)
   const counterUpsert = raw.prepare(
     `INSERT INTO ReferenceCounter (shop, day, value) VALUES (?, ?, 1) ON CONFLICT(shop, day) DO UPDATE SET value = value + 1 RETURNING value`,
   );

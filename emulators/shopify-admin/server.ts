@@ -7,6 +7,7 @@
  *   GET  /__admin/notifications[?shop=<domain>]
  *   POST /__admin/reset                                  back to the seed (and rewrites the data file)
  *   GET  /__admin/health
+ *   GET  /__admin/costs                                  points requested and spent per operation name since start
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -157,6 +158,19 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
     };
   };
 
+  /** Points per operation name since start, for benches that count every client's calls (GET /__admin/costs). */
+  const costs = new Map<string, { calls: number; requested: number; actual: number; throttled: number }>();
+  const countCost = (request: Record<string, unknown>, body: unknown) => {
+    const named = typeof request.operationName === "string" ? request.operationName : /(?:query|mutation)\s+(\w+)/.exec(String(request.query ?? ""))?.[1];
+    const cost = (body as { extensions?: { cost?: { requestedQueryCost?: number; actualQueryCost?: number | null } } } | undefined)?.extensions?.cost;
+    const entry = costs.get(named ?? "anonymous") ?? { calls: 0, requested: 0, actual: 0, throttled: 0 };
+    entry.calls += 1;
+    entry.requested += cost?.requestedQueryCost ?? 0;
+    entry.actual += cost?.actualQueryCost ?? 0;
+    if (cost && cost.actualQueryCost === null) entry.throttled += 1;
+    costs.set(named ?? "anonymous", entry);
+  };
+
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) json(res, 500, { errors: `Internal error in the Shopify emulator: ${(error as Error).message}` });
@@ -193,6 +207,7 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
         }
       }
       const result = runGraphql(runtime, { query: request.query, variables: request.variables, operationName: request.operationName }, now, persist);
+      countCost(request, result.body);
       return json(res, result.status, result.body, { "X-Shopify-API-Version": API_VERSION });
     }
 
@@ -211,6 +226,9 @@ export async function startShopifyEmulator(opts: ShopifyEmulatorOptions = {}): P
         shops: runtimes.map((r) => r.state.domain),
         buckets: Object.fromEntries(runtimes.map((r) => [r.state.domain, { plan: opts.bucket ? "custom" : planOf(r.state.domain), ...r.bucket.options }])),
       });
+    }
+    if (url.pathname === "/__admin/costs" && req.method === "GET") {
+      return json(res, 200, { operations: Object.fromEntries(costs) });
     }
     if (url.pathname === "/__admin/reset" && req.method === "POST") {
       install(buildState(seed));

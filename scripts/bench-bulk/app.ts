@@ -1,0 +1,137 @@
+/**
+ * The app's side of the bulk bench, as one app process wires it in production: the database's Shopify budget
+ * (decision 0180), the database semaphore for the label service, the queue chosen by the database URL with its
+ * default polling, the bulk item handler. Used in-process (SQLite) and by each worker process (PostgreSQL,
+ * scripts/bench-bulk-worker.ts).
+ */
+import "@shopify/shopify-app-remix/adapters/node";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { createBulkJob, getBulkJob } from "../../app/bulk/bulk-jobs.server";
+import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
+import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
+import { createPrismaClient } from "../../app/db.server";
+import { databaseKind } from "../../app/db-url";
+import type { PrismaClient } from "../../app/generated/prisma/client";
+import { bulkLabelItemJob } from "../../app/jobs/handlers/bulk-label-item.job";
+import { createJobQueue } from "../../app/jobs/index.server";
+import { registerJobs } from "../../app/jobs/registry";
+import { createSemaphore } from "../../app/jobs/semaphore.server";
+import type { JobQueue } from "../../app/jobs/types";
+import { createLabelServiceClient } from "../../app/label-service";
+import type { LabelContext } from "../../app/labels/label-order.server";
+import { withShopifyBudget } from "../../app/shopify/admin-client";
+import { createDatabaseShopifyBudget } from "../../app/shopify/budget-store.server";
+import { DEMO_ACCOUNT } from "../../emulators/label-sandbox/server";
+import { DEMO_SHOP, DEMO_TOKEN } from "../../emulators/shopify-admin/test-helpers";
+import { realAdminFor } from "../../test/helpers/real-admin";
+
+export type BenchAppConfig = { databaseUrl: string; emulatorUrl: string; sandboxUrl: string; concurrency: number };
+
+export type BenchApp = {
+  db: PrismaClient;
+  queue: JobQueue;
+  context(environment: LabelContext["environment"], settings: LabelContext["settings"]): LabelContext;
+  close(): Promise<void>;
+};
+
+/** The app's clients for the demo shop. `work`: this process runs bulk items (else it only enqueues them). */
+export async function benchApp(config: BenchAppConfig, options: { work: boolean }): Promise<BenchApp> {
+  const dialect = databaseKind(config.databaseUrl);
+  const db = createPrismaClient(config.databaseUrl);
+  const admin = withShopifyBudget(await realAdminFor(config.emulatorUrl, db, DEMO_SHOP, DEMO_TOKEN), {
+    shop: DEMO_SHOP,
+    maxWaitMs: 120_000,
+    budget: createDatabaseShopifyBudget({ db, dialect }),
+  });
+  const service = createLabelServiceClient({
+    shop: DEMO_SHOP,
+    environment: "staging",
+    account: { baseUrl: config.sandboxUrl, ...DEMO_ACCOUNT },
+    options: { generateTimeoutMs: 30_000, defaultTimeoutMs: 30_000, maxConcurrency: config.concurrency },
+  });
+  const context = (environment: LabelContext["environment"], settings: LabelContext["settings"]): LabelContext => ({
+    shop: DEMO_SHOP,
+    db,
+    admin,
+    environment,
+    settings,
+    service: async () => service,
+  });
+  const queue = createJobQueue({ databaseUrl: config.databaseUrl, prisma: db, onError: (error) => console.error(error) });
+  if (options.work) {
+    await registerJobs(queue, [
+      bulkLabelItemJob({
+        db,
+        semaphore: createSemaphore({ db, dialect }),
+        maxConcurrency: config.concurrency,
+        contextFor: async (_shop, frozen) => context(frozen.environment, frozen.settings),
+      }),
+    ]);
+  }
+  await queue.start();
+  return {
+    db,
+    queue,
+    context,
+    async close() {
+      await queue.stop({ graceMs: 1000 });
+      await db.$disconnect();
+    },
+  };
+}
+
+/** What one job run measured in the process that created it (plus the workers' own figures, added by the caller). */
+export type JobFigures = {
+  preflightMs: number;
+  wallMs: number;
+  userMs: number;
+  systemMs: number;
+  peakRss: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  counts: Record<string, number>;
+  notLabelled: [string, number][];
+};
+
+/** Creates the job (preflight included) with the demo settings and waits until no item is queued or running. */
+export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<JobFigures> {
+  await saveShippingSettings(app.db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
+  // Every label is pushed to Shopify as a production one would be (the demo shop is a development store that allows
+  // test labels in Shopify, decision 0170): the points counted include the fulfillment and the order summary.
+  await app.db.shopSettings.update({ where: { shop: DEMO_SHOP }, data: { fulfilTestLabels: true } });
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let peakRss = process.memoryUsage().rss;
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  const created = await createBulkJob(app.context("staging", DEMO_SHIPPING_SETTINGS), { orderIds, staffUserId: null, queue: app.queue });
+  const preflightMs = performance.now() - start;
+  // One cheap count a second (what remains to run), not the whole job: this process's CPU is counted as the app's.
+  for (;;) {
+    const remaining = await app.db.bulkJobItem.count({ where: { jobId: created.id, status: { in: ["QUEUED", "RUNNING"] } } });
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    if (remaining === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  const wallMs = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  delay.disable();
+  const job = (await getBulkJob(app.db, DEMO_SHOP, created.id))!;
+  const notLabelled = new Map<string, number>();
+  for (const item of job.items) {
+    if (item.status === "LABELLED") continue;
+    const key = `${item.status} ${item.reason?.code ?? "-"}`;
+    notLabelled.set(key, (notLabelled.get(key) ?? 0) + 1);
+  }
+  return {
+    preflightMs,
+    wallMs,
+    userMs: cpu.user / 1000,
+    systemMs: cpu.system / 1000,
+    peakRss,
+    loopDelayP99Ms: delay.percentile(99) / 1e6,
+    loopDelayMaxMs: delay.max / 1e6,
+    counts: { ...job.counts },
+    notLabelled: [...notLabelled],
+  };
+}

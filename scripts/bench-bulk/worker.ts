@@ -1,0 +1,43 @@
+/**
+ * An app process of the bulk bench (started by scripts/bench-bulk.ts; on PostgreSQL with the PostgreSQL client, see
+ * postgres-client.ts), with the app's wiring (app.ts). BENCH_WORKER_ROLE:
+ *  - "worker": runs bulk items from pg-boss. Prints `ready` once its queue runs; on SIGTERM it stops and prints one
+ *    `result {...}` line: its CPU time since ready, peak RSS and event-loop delay.
+ *  - "creator": creates the job of BENCH_WORKER_ORDERS (a JSON file of order ids), waits for it, prints
+ *    `result {...}` (the job's figures, runBulkJob) and exits. It runs no item.
+ *  - "embedded": the same, and it runs the items too (the SQLite run: one app process with the embedded queue).
+ * Each run gets fresh processes: the demo's Admin endpoint is installed once per process (app/demo), and the CPU and
+ * RSS measured are that run's alone.
+ */
+import { readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { benchApp, runBulkJob, type BenchAppConfig } from "./app";
+
+const config = JSON.parse(process.env.BENCH_WORKER_CONFIG ?? "{}") as BenchAppConfig;
+
+const role = process.env.BENCH_WORKER_ROLE;
+if (role === "creator" || role === "embedded") {
+  const app = await benchApp(config, { work: role === "embedded" });
+  const figures = await runBulkJob(app, JSON.parse(readFileSync(process.env.BENCH_WORKER_ORDERS!, "utf8")) as string[]);
+  await app.close();
+  console.log(`result ${JSON.stringify(figures)}`);
+  process.exit(0);
+} else {
+  const app = await benchApp(config, { work: true });
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 500);
+  const cpuStart = process.cpuUsage();
+  console.log("ready");
+  process.once("SIGTERM", () => {
+    const cpu = process.cpuUsage(cpuStart);
+    clearInterval(sampler);
+    delay.disable();
+    const result = { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, peakRss, loopDelayP99Ms: delay.percentile(99) / 1e6, loopDelayMaxMs: delay.max / 1e6 };
+    void app.close().finally(() => {
+      console.log(`result ${JSON.stringify(result)}`);
+      process.exit(0);
+    });
+  });
+}
