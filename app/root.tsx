@@ -3,18 +3,14 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRout
 import { localeFromRequest } from "./i18n/locale";
 import { LocaleContext, MessagesContext, translatorFor } from "./i18n/translate";
 import { messagesFor } from "./i18n/translate.server";
-import { polarisTranslationsFor } from "./i18n/polaris.server";
 
-/**
- * The merchant's language and its dictionaries only, ours and Polaris's: the page's bundle carries no messages
- * (decisions 0182 and 0188).
- */
+/** The merchant's language and its dictionary only: the page's bundle carries no messages (decision 0182). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const locale = localeFromRequest(request);
-  return { locale, messages: messagesFor(locale), polaris: polarisTranslationsFor(locale) };
+  return { locale, messages: messagesFor(locale) };
 }
 
-/** The dictionaries are sent again only when Shopify opens the app in another language (`?locale=`). */
+/** The dictionary is sent again only when Shopify opens the app in another language (`?locale=`). */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl }) =>
   currentUrl.searchParams.get("locale") !== nextUrl.searchParams.get("locale");
 

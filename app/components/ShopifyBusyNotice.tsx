@@ -1,16 +1,19 @@
 /**
  * Shown by the app layout's error boundary when a page's loader answered "Shopify is busy" (503): a translated notice
  * that counts down and reloads the page's data by itself, with a button to try at once. It renders in place of the
- * layout, so it brings its own Polaris provider; its dictionaries come from the root loader.
+ * layout, so it brings its own Polaris provider; the language comes from the root loader.
  */
-import { useRevalidator } from "@remix-run/react";
+import { useRouteLoaderData, useRevalidator } from "@remix-run/react";
 import { AppProvider, Banner, Box } from "@shopify/polaris";
+import polarisEn from "@shopify/polaris/locales/en.json";
+import polarisFr from "@shopify/polaris/locales/fr.json";
 import { useEffect, useState } from "react";
-import { usePolarisTranslations } from "../i18n/polaris";
+import { normaliseLocale } from "../i18n/locale";
 import { useT } from "../i18n/translate";
 
 export function ShopifyBusyNotice({ retryAfterSeconds }: { retryAfterSeconds: number }) {
-  const polarisTranslations = usePolarisTranslations();
+  const root = useRouteLoaderData<{ locale?: string }>("root");
+  const locale = normaliseLocale(root?.locale) ?? "en";
   const t = useT();
   const revalidator = useRevalidator();
   const [seconds, setSeconds] = useState(retryAfterSeconds);
@@ -25,7 +28,7 @@ export function ShopifyBusyNotice({ retryAfterSeconds }: { retryAfterSeconds: nu
     return () => clearTimeout(timer);
   }, [seconds, revalidator]);
   return (
-    <AppProvider i18n={polarisTranslations}>
+    <AppProvider i18n={locale === "fr" ? polarisFr : polarisEn}>
       <Box padding="400">
         <Banner tone="warning" action={{ content: t("shopify.busy.retryNow"), onAction: () => revalidator.revalidate(), loading: revalidator.state !== "idle" }}>
           {t("shopify.busy.page", { seconds: Math.max(0, seconds) })}

@@ -108,15 +108,6 @@ describe("app layout loader", () => {
     );
     expect(unwrap(result).data.locale).toBe("fr");
   });
-
-  it("the root loader sends Polaris's strings in the merchant's language only (pages do not bundle them)", async () => {
-    const polarisOf = async (cookieLocale: string) => {
-      const result = await root.loader(loaderArgs("https://etiquette.test/app", { cookie: `${LOCALE_COOKIE}=${cookieLocale}` }));
-      return (unwrap(result).data as unknown as { polaris: { Polaris: { Common: { cancel: string } } } }).polaris.Polaris.Common.cancel;
-    };
-    expect(await polarisOf("fr")).toBe("Annuler");
-    expect(await polarisOf("en")).toBe("Cancel");
-  });
 });
 
 describe("through Remix's request handler", () => {

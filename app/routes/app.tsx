@@ -2,6 +2,8 @@ import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStylesUrl from "@shopify/polaris/build/esm/styles.css?url";
+import polarisEn from "@shopify/polaris/locales/en.json";
+import polarisFr from "@shopify/polaris/locales/fr.json";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { AppProvider as PolarisProvider, Badge, Box, InlineStack } from "@shopify/polaris";
@@ -13,7 +15,6 @@ import { config } from "../config.server";
 import db from "../db.server";
 import { getEnvironment } from "../settings/environment.server";
 import { localeCookieHeader, localeFromRequest } from "../i18n/locale";
-import { usePolarisTranslations } from "../i18n/polaris";
 import { LocaleContext, useT } from "../i18n/translate";
 import { shopifyBusyFromRouteError } from "../shopify/busy";
 
@@ -39,9 +40,8 @@ function LoadingBar() {
 export default function AppLayout() {
   const { apiKey, locale, demo, environment } = useLoaderData<typeof loader>();
   const t = useT();
-  const polarisTranslations = usePolarisTranslations();
   return (
-    <AppProvider isEmbeddedApp={!demo} apiKey={apiKey} i18n={polarisTranslations}>
+    <AppProvider isEmbeddedApp={!demo} apiKey={apiKey} i18n={locale === "fr" ? polarisFr : polarisEn}>
       <LocaleContext.Provider value={locale}>
         <LoadingBar />
         {demo ? null : (
@@ -94,11 +94,10 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const busy = shopifyBusyFromRouteError(error);
-  const polarisTranslations = usePolarisTranslations();
   if (!busy && isRouteErrorResponse(error) && (error.status < 400 || error.status === 401)) return boundary.error(error);
   const locale = root?.locale ?? "en";
   return (
-    <PolarisProvider i18n={polarisTranslations}>
+    <PolarisProvider i18n={locale === "fr" ? polarisFr : polarisEn}>
       <LocaleContext.Provider value={locale}>
         <AppErrorPage />
       </LocaleContext.Provider>

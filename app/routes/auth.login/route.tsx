@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AppProvider as PolarisAppProvider, Button, Card, FormLayout, Page, Text, TextField } from "@shopify/polaris";
 import polarisStylesUrl from "@shopify/polaris/build/esm/styles.css?url";
+import polarisEn from "@shopify/polaris/locales/en.json";
 import { useState } from "react";
 import { readForm } from "../../http/form.server";
-import { usePolarisTranslations } from "../../i18n/polaris";
 import { login } from "../../shopify.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
@@ -33,10 +33,8 @@ export default function Login() {
   const actionData = useActionData<typeof action>();
   const [shop, setShop] = useState("");
   const errors = actionData?.errors ?? loaderData.errors;
-  // Polaris's own strings come with the root loader's data, so no page bundles a Polaris dictionary (decision 0188).
-  const polarisTranslations = usePolarisTranslations();
   return (
-    <PolarisAppProvider i18n={polarisTranslations}>
+    <PolarisAppProvider i18n={polarisEn}>
       <Page narrowWidth>
         <Card>
           <Form method="post">
