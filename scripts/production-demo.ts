@@ -58,11 +58,17 @@ export function seedWithOrders(count: number): Seed {
         orders.push(order);
         continue;
       }
-      const clone = structuredClone(order) as Loose & { number: number; lineItems: Loose[]; customer?: Loose | null; fulfillments?: { lineItems?: { lineItemId: number }[] }[] };
+      const clone = structuredClone(order) as Loose & {
+        number: number;
+        lineItems: Loose[];
+        customer?: Loose | null;
+        fulfillments?: { lineItems?: { lineItemId: number }[] }[];
+      };
       clone.id = order.id + copy * 1000;
       clone.number = (order.number as number) + copy * 100;
       clone.lineItems = clone.lineItems.map((line) => ({ ...line, id: line.id + copy * 1_000_000 }));
-      for (const fulfillment of clone.fulfillments ?? []) for (const line of fulfillment.lineItems ?? []) line.lineItemId += copy * 1_000_000;
+      for (const fulfillment of clone.fulfillments ?? [])
+        for (const line of fulfillment.lineItems ?? []) line.lineItemId += copy * 1_000_000;
       if (clone.customer) clone.customer = { ...clone.customer, id: clone.customer.id + copy * 1000 };
       orders.push(clone);
     }
@@ -77,7 +83,15 @@ export interface ProductionDemo {
 }
 
 /** Builds (unless `build` is false) and starts everything; `close()` stops it all. */
-export async function startProductionDemo({ name, orders, build }: { name: string; orders: number; build: boolean }): Promise<ProductionDemo> {
+export async function startProductionDemo({
+  name,
+  orders,
+  build,
+}: {
+  name: string;
+  orders: number;
+  build: boolean;
+}): Promise<ProductionDemo> {
   const children: ChildProcess[] = [];
   const closers: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -87,14 +101,22 @@ export async function startProductionDemo({ name, orders, build }: { name: strin
   try {
     if (build) {
       console.log(`${name}: building (remix vite:build)…`);
-      const built = spawnSync(process.execPath, [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build"], { cwd: root, encoding: "utf8" });
+      const built = spawnSync(
+        process.execPath,
+        [path.join(root, "node_modules/@remix-run/dev/dist/cli.js"), "vite:build"],
+        { cwd: root, encoding: "utf8" },
+      );
       if (built.status !== 0) throw new Error(`build failed:\n${built.stdout}\n${built.stderr}`);
     }
     const dir = path.join(root, ".tmp", name);
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const databaseUrl = `file:${path.join(dir, `${name}.sqlite`)}`;
-    const migrate = spawnSync(path.join(root, "node_modules/.bin/prisma"), ["migrate", "deploy"], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: "utf8" });
+    const migrate = spawnSync(path.join(root, "node_modules/.bin/prisma"), ["migrate", "deploy"], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: "utf8",
+    });
     if (migrate.status !== 0) throw new Error(`migration failed:\n${migrate.stderr}`);
     const key = randomBytes(32);
     const db = createPrismaClient(databaseUrl);
@@ -108,26 +130,30 @@ export async function startProductionDemo({ name, orders, build }: { name: strin
 
     const port = await freePort();
     const appUrl = `http://127.0.0.1:${port}`;
-    const app = spawn(process.execPath, [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), path.join(root, "build/server/index.js")], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"],
-      env: {
-        ...process.env,
-        NODE_ENV: "test", // demo mode refuses production; the bundle is the production build all the same
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        ETIQUETTE_DEMO: "1",
-        SHOPIFY_ADMIN_EMULATOR_URL: emulator.url,
-        SHOPIFY_API_KEY: "etiquette-demo",
-        SHOPIFY_API_SECRET: "etiquette-demo-secret",
-        SHOPIFY_APP_URL: appUrl,
-        DATABASE_URL: databaseUrl,
-        ENCRYPTION_KEY: key.toString("hex"),
-        ENCRYPTION_KEY_VERSION: "1",
-        LABEL_SERVICE_STAGING_URL: sandbox.url,
-        LOG_LEVEL: "warn",
+    const app = spawn(
+      process.execPath,
+      [path.join(root, "node_modules/@remix-run/serve/dist/cli.js"), path.join(root, "build/server/index.js")],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"],
+        env: {
+          ...process.env,
+          NODE_ENV: "test", // demo mode refuses production; the bundle is the production build all the same
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          ETIQUETTE_DEMO: "1",
+          SHOPIFY_ADMIN_EMULATOR_URL: emulator.url,
+          SHOPIFY_API_KEY: "etiquette-demo",
+          SHOPIFY_API_SECRET: "etiquette-demo-secret",
+          SHOPIFY_APP_URL: appUrl,
+          DATABASE_URL: databaseUrl,
+          ENCRYPTION_KEY: key.toString("hex"),
+          ENCRYPTION_KEY_VERSION: "1",
+          LABEL_SERVICE_STAGING_URL: sandbox.url,
+          LOG_LEVEL: "warn",
+        },
       },
-    });
+    );
     children.push(app);
     let appErrors = "";
     app.stderr?.on("data", (chunk: Buffer) => (appErrors += chunk.toString()));
@@ -191,7 +217,11 @@ export async function launchMeasuringBrowser(): Promise<{ browser: Browser; cont
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
-  const context = await browser.newContext({ locale: "fr-FR", timezoneId: "Europe/Paris", viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    locale: "fr-FR",
+    timezoneId: "Europe/Paris",
+    viewport: { width: 1280, height: 900 },
+  });
   await context.addInitScript({ content: OBSERVERS });
   return { browser, context };
 }

@@ -13,7 +13,15 @@
 import path from "node:path";
 import { describeSelections, measureListSelections } from "./measure-list-selection";
 import { pageWeights } from "./page-weight";
-import { launchMeasuringBrowser, numberArg, openThrottled, p75, readVitals, root, startProductionDemo } from "./production-demo";
+import {
+  launchMeasuringBrowser,
+  numberArg,
+  openThrottled,
+  p75,
+  readVitals,
+  root,
+  startProductionDemo,
+} from "./production-demo";
 
 const ORDERS = numberArg("orders", 256);
 const LOADS = numberArg("loads", 5);
@@ -65,9 +73,14 @@ try {
   }
   results.push(orderPage);
 
-  const weights = new Map(pageWeights(path.join(root, "build/client")).map((weight) => [weight.page, weight.gzipBytes]));
-  const verdict = (value: number | undefined, limit: number) => (value === undefined ? "n/a" : value <= limit ? "ok" : "OVER");
-  console.log(`\nWeb Vitals at 4x CPU slowdown, production build, ${ORDERS} orders in the shop, p75 (Built for Shopify: LCP <= 2.5 s, CLS <= 0.1, INP <= 200 ms, a page view's INP being its worst interaction)`);
+  const weights = new Map(
+    pageWeights(path.join(root, "build/client")).map((weight) => [weight.page, weight.gzipBytes]),
+  );
+  const verdict = (value: number | undefined, limit: number) =>
+    value === undefined ? "n/a" : value <= limit ? "ok" : "OVER";
+  console.log(
+    `\nWeb Vitals at 4x CPU slowdown, production build, ${ORDERS} orders in the shop, p75 (Built for Shopify: LCP <= 2.5 s, CLS <= 0.1, INP <= 200 ms, a page view's INP being its worst interaction)`,
+  );
   for (const result of results) {
     const lcp = p75(result.lcp);
     const cls = p75(result.cls);
@@ -80,7 +93,8 @@ try {
         `JS ${js === undefined ? "n/a" : `${(js / 1024).toFixed(1)} KB gzip`}`,
     );
     if (result === list) for (const line of describeSelections(selections)) console.log(`    ${line}`);
-    if (process.argv.includes("--verbose")) console.log(`    interactions, ms: ${result.inp.map((value) => Math.round(value)).join(", ")}`);
+    if (process.argv.includes("--verbose"))
+      console.log(`    interactions, ms: ${result.inp.map((value) => Math.round(value)).join(", ")}`);
   }
 } finally {
   await browser.close();
