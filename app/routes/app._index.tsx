@@ -67,7 +67,15 @@ function orderPath(id: string): string {
  * One row. Memoized, with props that keep their identity between renders (the loader's row object, its position and
  * a boolean), so selecting a row re-renders that row only (issue 19).
  */
-const OrderRow = memo(function OrderRow({ row, position, selected }: { row: Row; position: number; selected: boolean }) {
+const OrderRow = memo(function OrderRow({
+  row,
+  position,
+  selected,
+}: {
+  row: Row;
+  position: number;
+  selected: boolean;
+}) {
   const t = useT();
   const path = orderPath(row.id);
   return (
@@ -218,17 +226,25 @@ function OrdersTable({
   // read it from context) do not all re-render when one is selected.
   const latest = useRef({ handleSelectionChange, selectedResources, allResourcesSelected });
   latest.current = { handleSelectionChange, selectedResources, allResourcesSelected };
-  const onSelectionChange = useCallback<typeof handleSelectionChange>((...args) => latest.current.handleSelectionChange(...args), []);
+  const onSelectionChange = useCallback<typeof handleSelectionChange>(
+    (...args) => latest.current.handleSelectionChange(...args),
+    [],
+  );
   const selected = useMemo(() => new Set(selectedResources), [selectedResources]);
   const selectedItemsCount = useDeferredValue<number | "All">(allResourcesSelected ? "All" : selectedResources.length);
 
   // The table's other props keep their identity between selections: a selection changes the selection only.
-  const resourceName = useMemo(() => ({ singular: t("orders.resource.singular"), plural: t("orders.resource.plural") }), [t]);
+  const resourceName = useMemo(
+    () => ({ singular: t("orders.resource.singular"), plural: t("orders.resource.plural") }),
+    [t],
+  );
   const headings = useMemo(
     () =>
-      (["order", "date", "recipient", "destination", "weight", "label", "fulfillment", "actions"] as const).map((column) => ({
-        title: t(`orders.column.${column}`),
-      })) as [{ title: string }, ...{ title: string }[]],
+      (["order", "date", "recipient", "destination", "weight", "label", "fulfillment", "actions"] as const).map(
+        (column) => ({
+          title: t(`orders.column.${column}`),
+        }),
+      ) as [{ title: string }, ...{ title: string }[]],
     [t],
   );
   const pagination = useMemo(
@@ -251,10 +267,17 @@ function OrdersTable({
       {
         content: t("orders.bulk.create"),
         onAction: () =>
-          submit(bulkSelectionForm({ all: latest.current.allResourcesSelected, ids: latest.current.selectedResources, params }), {
-            method: "post",
-            action: "/app/bulk/new",
-          }),
+          submit(
+            bulkSelectionForm({
+              all: latest.current.allResourcesSelected,
+              ids: latest.current.selectedResources,
+              params,
+            }),
+            {
+              method: "post",
+              action: "/app/bulk/new",
+            },
+          ),
       },
     ],
     [t, submit, params],
