@@ -57,7 +57,9 @@ export function pageWeights(clientDir: string): PageWeight[] {
       files.add(route.module);
       for (const imported of route.imports ?? []) files.add(imported);
     }
-    const chunks = [...files].map((file) => ({ file, gzipBytes: sizeOf(file).gzip })).sort((a, b) => b.gzipBytes - a.gzipBytes);
+    const chunks = [...files]
+      .map((file) => ({ file, gzipBytes: sizeOf(file).gzip }))
+      .sort((a, b) => b.gzipBytes - a.gzipBytes);
     return {
       page,
       files: files.size,
@@ -71,9 +73,10 @@ export function pageWeights(clientDir: string): PageWeight[] {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {
-  const clientDir = path.resolve(process.argv[2] ?? "build/client");
+  const clientDir = path.resolve(process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "build/client");
   for (const weight of pageWeights(clientDir)) {
     console.log(`${weight.page}: ${kb(weight.gzipBytes)} gzip (${kb(weight.rawBytes)} raw, ${weight.files} files)`);
-    if (process.argv.includes("--chunks")) for (const chunk of weight.chunks.slice(0, 8)) console.log(`    ${kb(chunk.gzipBytes)}  ${chunk.file}`);
+    if (process.argv.includes("--chunks"))
+      for (const chunk of weight.chunks) console.log(`    ${kb(chunk.gzipBytes)}  ${chunk.file}`);
   }
 }

@@ -2,6 +2,7 @@ import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/
 import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStylesUrl from "@shopify/polaris/build/esm/styles.css?url";
+import indexTableStylesUrl from "../styles/index-table.css?url";
 import polarisEn from "@shopify/polaris/locales/en.json";
 import polarisFr from "@shopify/polaris/locales/fr.json";
 import { boundary } from "@shopify/shopify-app-remix/server";
@@ -18,7 +19,10 @@ import { localeCookieHeader, localeFromRequest } from "../i18n/locale";
 import { LocaleContext, useT } from "../i18n/translate";
 import { shopifyBusyFromRouteError } from "../shopify/busy";
 
-export const links = () => [{ rel: "stylesheet", href: polarisStylesUrl }];
+export const links = () => [
+  { rel: "stylesheet", href: polarisStylesUrl },
+  { rel: "stylesheet", href: indexTableStylesUrl },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { shop, demo } = await requireAdmin(request);
