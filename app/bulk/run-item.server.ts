@@ -210,7 +210,7 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
     const order = openOrderDraft(item, (deps.now ?? (() => new Date()))()) ?? undefined;
     const result = await labelOrder(bounded, { orderId, order });
     // Sender per location (decision 0115): an order shipping from several locations gets one label per location.
-    outcome = result.locations ? (await labelEveryLocation(bounded, orderId, result)).outcome : result;
+    outcome = result.locations ? (await labelEveryLocation(bounded, orderId, result, order)).outcome : result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (lastAttempt) {

@@ -3,6 +3,7 @@
  * own slot, so a bulk job's item labels the whole order. The item's outcome is the one the merchant must act on
  * first; a location already labelled answers from its slot and is never bought again on a retry.
  */
+import type { OrderForLabel } from "../shopify/operations/order-for-label";
 import { labelOrder, type LabelContext, type LabelOrderOutcome, type LabelOrderResult } from "./label-order.server";
 
 /** What to report for an order labelled per location: the outcome that needs acting on first, else the labels. */
@@ -21,14 +22,20 @@ export function combineLocationOutcomes(outcomes: readonly LabelOrderOutcome[]):
 
 /**
  * After a first `labelOrder(context, { orderId })` that listed the order's locations: labels each location not yet
- * labelled by that call, and returns the combined outcome (with every label bought, in location order).
+ * labelled by that call, and returns the combined outcome (with every label bought, in location order). `order`: the
+ * fresh read the first call was given (a bulk item's, decision 0184), so no location reads the order again.
  */
-export async function labelEveryLocation(context: LabelContext, orderId: string, firstCall: LabelOrderResult): Promise<{ outcome: LabelOrderOutcome; labels: string[] }> {
+export async function labelEveryLocation(
+  context: LabelContext,
+  orderId: string,
+  firstCall: LabelOrderResult,
+  order?: OrderForLabel,
+): Promise<{ outcome: LabelOrderOutcome; labels: string[] }> {
   const outcomes: LabelOrderOutcome[] = [firstCall];
   const done = firstCall.kind === "labelled" ? firstCall.label.fulfillmentOrderId : null;
   for (const location of firstCall.locations ?? []) {
     if (!location.locationId || (done && location.fulfillmentOrderIds.includes(done))) continue;
-    outcomes.push(await labelOrder(context, { orderId, location: location.locationId }));
+    outcomes.push(await labelOrder(context, { orderId, location: location.locationId, order }));
   }
   const labels = outcomes.flatMap((outcome) => (outcome.kind === "labelled" ? [outcome.label.id] : []));
   return { outcome: combineLocationOutcomes(outcomes), labels };
