@@ -14,7 +14,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -159,6 +159,8 @@ interface Stats {
   /** The first answers with a 5xx status, cut short: what the merchant got instead of a page. */
   errorSamples: string[];
   bulk?: BulkPhaseResult & { elapsedMs: number };
+  /** Bulk items the sweeper handed back (items left RUNNING by a killed worker), by what it did, from the apps' logs. */
+  swept: Record<string, number>;
 }
 
 function bump(record: Record<string, number>, key: string, by = 1): void {
@@ -196,7 +198,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
   let dropDatabase: (() => Promise<void>) | undefined;
   const closers: (() => Promise<unknown>)[] = [];
   const apps: AppProcess[] = [];
-  const stats: Stats = { posts: {}, answers: {}, tokenExpiries: 0, kills: 0, elapsedMs: 0, settleMs: 0, settled: false, timedOut: false, startupMs: [], spoiled: {}, errorSamples: [], shopifyRefusals: {} };
+  const stats: Stats = { posts: {}, answers: {}, tokenExpiries: 0, kills: 0, elapsedMs: 0, settleMs: 0, settled: false, timedOut: false, startupMs: [], spoiled: {}, errorSamples: [], shopifyRefusals: {}, swept: {} };
   const started = performance.now();
   const deadline = Date.now() + TIME_LIMIT_MS;
   try {
@@ -531,6 +533,12 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     stats.startupMs = apps.flatMap((app) => app.startupMs);
     stats.spoiled = { ...proxy.spoiled };
     stats.shopifyRefusals = { ...shopifyObserver.seen };
+    // The sweeper logs each item it hands back: "bulk item … was RUNNING since …: <action>".
+    for (let index = 0; index < APPS; index += 1) {
+      const file = path.join(dir, `app${index + 1}.log`);
+      if (!existsSync(file)) continue;
+      for (const match of readFileSync(file, "utf8").matchAll(/was RUNNING since [^:]+:[^:]+:[^:]+: (pending|queued|cancelled|refused)/g)) bump(stats.swept, match[1]!);
+    }
     return { verdict: countCampaign(evidence), stats };
   } catch (error) {
     return { error: `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n(logs in ${dir})` };
@@ -571,6 +579,7 @@ function report(kind: string, verdict: Verdict, stats: Stats): void {
     line("  purchases (labels charged)", verdict.bulkPurchases);
     for (const [end, n] of Object.entries(verdict.bulkEnds)) console.log(`    ${end.padEnd(36)} ${n}`);
     line("  already labelled, selected again", `${bulk.againOrders.length} orders in ${bulk.againJobIds.length} job(s)`);
+    line("  items left RUNNING, swept", Object.entries(stats.swept).map(([action, n]) => `${action} ${n}`).join(", ") || "0");
   }
   line("labelled, fulfillment not in Shopify", verdict.labelledNotFulfilled);
   line("paid labels the app has not stored", verdict.paidNotStored);
