@@ -38,6 +38,7 @@ const { values: args } = parseArgs({
     "bulk-job-size": { type: "string" },
     "bulk-again": { type: "string" },
     "shopify-plan": { type: "string" },
+    "label-concurrency": { type: "string" },
     db: { type: "string" },
     apps: { type: "string" },
     concurrency: { type: "string" },
@@ -78,6 +79,8 @@ const BULK_JOB_SIZE = intOption("bulk-job-size", "CHAOS_BULK_JOB_SIZE", 250, 1);
 if (BULK_JOB_SIZE > 500) fail("--bulk-job-size must be at most 500 (one job takes at most 500 orders)");
 /** Orders already labelled selected again in one more job, which must report them and buy nothing. */
 const BULK_AGAIN = intOption("bulk-again", "CHAOS_BULK_AGAIN", Math.min(50, Math.max(5, Math.ceil(BULK_ORDERS / 20))));
+/** LABEL_SERVICE_MAX_CONCURRENCY for the apps: label-service calls at once per account, across both processes. */
+const LABEL_CONCURRENCY = intOption("label-concurrency", "CHAOS_LABEL_CONCURRENCY", 4, 1);
 /** The Shopify emulator's plan: its cost bucket and restore rate (docs/decisions/0073). */
 const SHOPIFY_PLAN = String(args["shopify-plan"] ?? process.env.CHAOS_SHOPIFY_PLAN ?? "standard");
 if (!["standard", "advanced", "plus"].includes(SHOPIFY_PLAN)) fail(`--shopify-plan takes standard, advanced or plus, got "${SHOPIFY_PLAN}"`);
@@ -289,6 +292,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       ENCRYPTION_KEY_VERSION: "1",
       LABEL_SERVICE_STAGING_URL: proxy.url,
       LABEL_SERVICE_GENERATE_TIMEOUT_MS: String(GENERATE_TIMEOUT_MS),
+      LABEL_SERVICE_MAX_CONCURRENCY: String(LABEL_CONCURRENCY),
       LABEL_SERVICE_TIMEOUT_MS: "4000",
       LOG_LEVEL: "warn",
       // Reconciliation fast enough to settle within the run (honoured once app/config.server.ts reads them).
@@ -553,7 +557,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
 function report(kind: string, verdict: Verdict, stats: Stats): void {
   const line = (label: string, value: string | number) => console.log(`  ${label.padEnd(38)} ${value}`);
   const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]! : 0);
-  console.log(`\n== chaos on ${kind}: ${verdict.attempted} orders clicked, ${BULK_ORDERS} in bulk jobs, ${APPS} app processes, Shopify plan ${SHOPIFY_PLAN}, seed ${SEED}`);
+  console.log(`\n== chaos on ${kind}: ${verdict.attempted} orders clicked, ${BULK_ORDERS} in bulk jobs, ${APPS} app processes, Shopify plan ${SHOPIFY_PLAN}, label-service concurrency ${LABEL_CONCURRENCY}, seed ${SEED}`);
   line("campaign time", `${(stats.elapsedMs / 1000).toFixed(1)} s, then settle ${(stats.settleMs / 1000).toFixed(1)} s (${stats.settled ? "settled" : `not settled within ${SETTLE_MS} ms`})`);
   line("SIGKILLs of an app process", stats.kills);
   line("app start (production build), median", `${(median(stats.startupMs) / 1000).toFixed(2)} s over ${stats.startupMs.length} starts`);
