@@ -299,6 +299,10 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       RECONCILE_BACKOFF_MS: "0,1000,2000,4000,8000",
       RECONCILE_STALE_AFTER_MS: "15000",
       RECONCILE_INTERVAL_MS: "1000",
+      // A purchase without an answer counts as "not bought" only after this window (decision 0061). The campaign's
+      // only late charges are the proxy's held answers (charged at once) and --late-charges: the window covers them,
+      // so purchases left unknown settle within the run instead of after the 10-minute default.
+      RECONCILE_LATE_CHARGE_WINDOW_MS: String(Math.max(SLOW.ms[1], LATE_CHARGES > 0 ? LATE_MS[1] : 0) + 30_000),
       FULFILLMENT_CLAIM_TIMEOUT_MS: "15000",
       LABEL_LOOKUP_MAX_PAGES: String(LOOKUP_PAGES),
     };
@@ -306,7 +310,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       apps.push(new AppProcess(`app${index + 1}`, await freePort(), serverBuildFor(kind), appEnv, path.join(dir, `app${index + 1}.log`)));
     }
     closers.push(() => Promise.all(apps.map((app) => app.stop())));
-    await Promise.all(apps.map((app) => app.start()));
+    await Promise.all(apps.map((app) => app.start(180_000))); // the first start on a loaded machine may be slow
     console.log(`chaos[${kind}]: ${orders.length} orders, ${APPS} app processes (${apps.map((app) => app.url).join(", ")}), logs in ${dir}`);
 
     const post = async (app: AppProcess, orderId: string, fields: Record<string, string>): Promise<string> => {
