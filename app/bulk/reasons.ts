@@ -79,6 +79,14 @@ const BULK_TEXTS: Record<string, Text> = {
     en: () => "The label service showed this label was never bought; nothing was charged. Use Retry failed to buy it.",
     fr: () => "Le service d'étiquettes a montré que cette étiquette n'a jamais été achetée ; rien n'a été facturé. Utilisez « Relancer les échecs » pour l'acheter.",
   },
+  item_swept: {
+    en: () => "The app stopped while working on this order; it is queued again. Nothing was bought twice.",
+    fr: () => "L'application s'est arrêtée pendant le traitement de cette commande ; elle est remise en file. Rien n'a été acheté deux fois.",
+  },
+  item_stalled: {
+    en: (p) => `The app stopped ${p.sweeps ?? "several"} times while working on this order, so it was set aside. No label was bought for it; use Retry failed, and contact support if it happens again.`,
+    fr: (p) => `L'application s'est arrêtée ${p.sweeps ?? "plusieurs"} fois pendant le traitement de cette commande, qui a donc été mise de côté. Aucune étiquette n'a été achetée pour elle ; utilisez « Relancer les échecs », et contactez le support si cela se reproduit.`,
+  },
   retry_waiting: {
     en: (p) => `Waiting to try again in about ${p.seconds ?? "a few"} seconds (${p.cause ?? "busy"}); nothing was charged.`,
     fr: (p) => `Nouvel essai dans ${p.seconds ?? "quelques"} secondes environ (${p.cause ?? "occupé"}) ; rien n'a été facturé.`,

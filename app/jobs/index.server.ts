@@ -17,6 +17,9 @@ export type JobQueueConfig = {
   onError?: (error: unknown) => void;
 };
 
+/** How long a claimed job is held without a heartbeat before another worker may take it (both adapters' default). */
+export const QUEUE_LEASE_MS = 60_000;
+
 export function createJobQueue(config: JobQueueConfig): JobQueue {
   const { databaseUrl, prisma, ...tuning } = config;
   if (databaseKind(databaseUrl) === "postgresql") return createPgBossQueue({ databaseUrl, ...tuning });

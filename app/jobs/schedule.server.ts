@@ -14,7 +14,8 @@ export async function ensureSchedule(db: SqlRunner, name: string, everyMs: numbe
 
 /** True when this instance won the tick due at or before `now` (and moved the next one `intervalMs` ahead). */
 export async function claimDueTick(db: SqlRunner, name: string, now: number): Promise<boolean> {
-  const rows = await db.query<{ name: string }>(sql`UPDATE "JobSchedule" SET "nextRunMs" = ${BigInt(now)} + "intervalMs"
+  // The cast types the parameter: PostgreSQL would take it as an integer from "intervalMs" and refuse a clock in ms.
+  const rows = await db.query<{ name: string }>(sql`UPDATE "JobSchedule" SET "nextRunMs" = CAST(${BigInt(now)} AS BIGINT) + "intervalMs"
     WHERE "name" = ${name} AND "nextRunMs" <= ${BigInt(now)} RETURNING "name"`);
   return rows.length === 1;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countCampaign, failures, orderEnd, type AttemptRow, type CampaignEvidence, type LabelRow } from "./count";
+import { countCampaign, failures, orderEnd, type AttemptRow, type BulkItemRow, type CampaignEvidence, type LabelRow } from "./count";
 
 const A = "gid://shopify/Order/1";
 const B = "gid://shopify/Order/2";
@@ -116,5 +116,83 @@ describe("orderEnd", () => {
     expect(orderEnd([], [], "problems")).toBe("refused");
     expect(orderEnd([], [], "pending")).toBe("lost");
     expect(orderEnd([attempt("a", A, "r", "CREATED")], [], "labelled")).toBe("lost");
+  });
+});
+
+describe("countCampaign: the bulk phase", () => {
+  const C = "gid://shopify/Order/3";
+  const D = "gid://shopify/Order/4";
+  const E = "gid://shopify/Order/5";
+  const item = (jobId: string, orderId: string, status: string, extra: Partial<BulkItemRow> = {}): BulkItemRow => ({
+    jobId,
+    orderId,
+    status,
+    reasonJson: null,
+    labelId: null,
+    alreadyLabelled: false,
+    ...extra,
+  });
+  const reason = JSON.stringify({ code: "service_refused", params: { message: "x" } });
+
+  /** A clean bulk phase: C labelled, D blocked with a reason, E refused with a reason; C selected again and reported. */
+  function withBulk(): CampaignEvidence {
+    const evidence = clean();
+    evidence.paidLabels.push({ id: "s3", customReference: "20261123-003" });
+    evidence.attempts.push(attempt("a3", C, "20261123-003", "CREATED", { labelId: "l3" }));
+    evidence.labels.push(label("l3", C, "s3", "T3"));
+    evidence.bulk = {
+      orders: [C, D, E],
+      notStarted: [],
+      items: [
+        item("j1", C, "LABELLED", { labelId: "l3" }),
+        item("j1", D, "BLOCKED", { reasonJson: reason }),
+        item("j1", E, "REFUSED", { reasonJson: reason }),
+        item("j2", C, "LABELLED", { labelId: "l3", alreadyLabelled: true }),
+      ],
+      againJobIds: ["j2"],
+      againOrders: [C],
+    };
+    return evidence;
+  }
+
+  it("counts the bulk orders' ends and purchases, with nothing wrong", () => {
+    const verdict = countCampaign(withBulk());
+    expect(failures(verdict)).toEqual([]);
+    expect(verdict.bulkEnds).toEqual({ labelled: 1, blocked: 1, refused: 1, pending: 0, notStarted: 0, lost: 0 });
+    expect(verdict.bulkPurchases).toBe(1);
+  });
+
+  it("counts as lost an order with no item, an item left queued or running, a failure without a reason, and a labelled item without a label", () => {
+    const evidence = withBulk();
+    const bulk = evidence.bulk!;
+    bulk.orders.push("gid://shopify/Order/6", "gid://shopify/Order/7", "gid://shopify/Order/8", "gid://shopify/Order/9");
+    bulk.items.push(
+      item("j1", "gid://shopify/Order/7", "RUNNING"),
+      item("j1", "gid://shopify/Order/8", "REFUSED"),
+      item("j1", "gid://shopify/Order/9", "LABELLED", { labelId: "l-none" }),
+    );
+    const verdict = countCampaign(evidence);
+    expect(verdict.lostOrders).toBe(4);
+    expect(verdict.details.lostOrders).toEqual(["gid://shopify/Order/6", "gid://shopify/Order/7", "gid://shopify/Order/8", "gid://shopify/Order/9"]);
+  });
+
+  it("an order whose job was never started (every click failed) is not lost; a second job over one order counts once", () => {
+    const evidence = withBulk();
+    evidence.bulk!.orders.push("gid://shopify/Order/6");
+    evidence.bulk!.notStarted.push("gid://shopify/Order/6");
+    evidence.bulk!.items.push(item("j3", C, "LABELLED", { labelId: "l3" }));
+    const verdict = countCampaign(evidence);
+    expect(failures(verdict)).toEqual([]);
+    expect(verdict.bulkEnds).toMatchObject({ labelled: 1, notStarted: 1 });
+  });
+
+  it("an order already labelled and selected again must be reported as such: another status, or bought again, is counted", () => {
+    const evidence = withBulk();
+    evidence.bulk!.items[3] = item("j2", C, "LABELLED", { labelId: "l3", alreadyLabelled: false });
+    expect(failures(countCampaign(evidence))).toEqual(["alreadyLabelledNotReported=1"]);
+    const bought = withBulk();
+    bought.paidLabels.push({ id: "s4", customReference: "20261123-004" });
+    bought.attempts.push(attempt("a4", C, "20261123-004", "CREATED", { labelId: "l4" }));
+    expect(failures(countCampaign(bought))).toEqual(["duplicateLabels=1"]);
   });
 });

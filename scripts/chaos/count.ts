@@ -41,6 +41,30 @@ export interface ShopifyOrder {
 /** What the campaign's merchant last saw for an order, when it was a definite answer. */
 export type MerchantAnswer = "labelled" | "problems" | "rejected" | "pending" | "review" | "in_progress";
 
+/** A BulkJobItem row (only what the verdict reads). */
+export interface BulkItemRow {
+  jobId: string;
+  orderId: string;
+  /** QUEUED | RUNNING | LABELLED | BLOCKED | REFUSED | PENDING | CANCELLED */
+  status: string;
+  reasonJson: string | null;
+  labelId: string | null;
+  alreadyLabelled: boolean;
+}
+
+/** What the bulk phase did: the orders it selected, every item of the shop's jobs, the jobs over labelled orders. */
+export interface BulkEvidence {
+  orders: string[];
+  /** Selected orders whose job creation failed on every click (the merchant saw errors; nothing was started). */
+  notStarted: string[];
+  items: BulkItemRow[];
+  /** The jobs started over orders already labelled, and those orders. */
+  againJobIds: string[];
+  againOrders: string[];
+}
+
+export type BulkEnd = "labelled" | "blocked" | "refused" | "pending" | "notStarted" | "lost";
+
 export interface CampaignEvidence {
   /** Order GIDs the campaign clicked Create label on. */
   attempted: string[];
@@ -52,6 +76,8 @@ export interface CampaignEvidence {
   preexistingFulfillments: string[];
   /** The last definite answer per order GID (a refusal with problems leaves no row in the database). */
   answers: Record<string, MerchantAnswer | undefined>;
+  /** The bulk phase, when it ran. */
+  bulk?: BulkEvidence;
 }
 
 export type OrderEnd = "labelled" | "refused" | "review" | "pending" | "lost";
@@ -70,6 +96,12 @@ export interface Verdict {
   duplicateFulfillments: number;
   /** Must be 0: more than one customer notification for one tracking number (the newest number it names). */
   duplicateNotifications: number;
+  /** Must be 0: an item of a job over orders already labelled that is not reported LABELLED, already labelled. */
+  alreadyLabelledNotReported: number;
+  /** How the bulk phase's orders ended (lost ones are also in lostOrders). */
+  bulkEnds: Record<BulkEnd, number>;
+  /** Labels the sandbox charged for the bulk phase's orders. */
+  bulkPurchases: number;
   ends: Record<OrderEnd, number>;
   /** Labelled orders whose fulfillment is not (yet) in Shopify. */
   labelledNotFulfilled: number;
@@ -88,6 +120,7 @@ export const MUST_BE_ZERO = [
   "lostOrders",
   "duplicateFulfillments",
   "duplicateNotifications",
+  "alreadyLabelledNotReported",
 ] as const;
 export type MustBeZero = (typeof MUST_BE_ZERO)[number];
 
@@ -114,6 +147,35 @@ function excess(counts: Map<string, number>): { total: number; keys: string[] } 
     }
   }
   return { total, keys };
+}
+
+function hasReason(item: BulkItemRow): boolean {
+  try {
+    const reason = JSON.parse(item.reasonJson ?? "null") as { code?: unknown } | null;
+    return typeof reason?.code === "string" && reason.code.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How one order of the bulk phase ended, from its items in every job of the first round (jobs over orders already
+ * labelled excluded) and the labels stored for it. Lost: no item (while a job was started for it), an item still
+ * queued or running after the settle, an item that says labelled with no label stored (or the reverse: a label while
+ * no item says labelled or pending), or a failure without a reason.
+ */
+export function bulkOrderEnd(items: BulkItemRow[], labels: LabelRow[], notStarted: boolean): BulkEnd {
+  if (items.length === 0) return notStarted ? "notStarted" : "lost";
+  const labelIds = new Set(labels.map((label) => label.id));
+  if (labels.length > 0) {
+    const reported = items.some((item) => (item.status === "LABELLED" && item.labelId !== null && labelIds.has(item.labelId)) || item.status === "PENDING");
+    return reported ? "labelled" : "lost";
+  }
+  if (items.some((item) => item.status === "LABELLED" || item.status === "QUEUED" || item.status === "RUNNING")) return "lost";
+  if (items.some((item) => item.status === "PENDING")) return "pending";
+  if (items.some((item) => item.status === "BLOCKED" && hasReason(item))) return "blocked";
+  if (items.some((item) => item.status === "REFUSED" && hasReason(item))) return "refused";
+  return "lost";
 }
 
 /** How one attempted order ended, from its rows and the merchant's last definite answer. */
@@ -188,6 +250,35 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
     if (end === "labelled" && labels.some((label) => label.fulfillmentStatus !== "CREATED")) labelledNotFulfilled += 1;
   }
 
+  // The bulk phase: each selected order's end, its purchases, and the orders already labelled selected again.
+  const bulkEnds: Record<BulkEnd, number> = { labelled: 0, blocked: 0, refused: 0, pending: 0, notStarted: 0, lost: 0 };
+  let bulkPurchases = 0;
+  const notReported: string[] = [];
+  if (evidence.bulk) {
+    const bulk = evidence.bulk;
+    const again = new Set(bulk.againJobIds);
+    const itemsByOrder = groupBy(
+      bulk.items.filter((item) => !again.has(item.jobId)),
+      (item) => item.orderId,
+    );
+    const notStarted = new Set(bulk.notStarted);
+    for (const orderId of new Set(bulk.orders)) {
+      const end = bulkOrderEnd(itemsByOrder.get(orderId) ?? [], labelsByOrder.get(orderId) ?? [], notStarted.has(orderId));
+      bulkEnds[end] += 1;
+      if (end === "lost") lost.push(orderId);
+    }
+    const bulkOrders = new Set(bulk.orders);
+    for (const paid of evidence.paidLabels) {
+      const attempt = attemptByReference.get(paid.customReference);
+      if (attempt && bulkOrders.has(attempt.orderId)) bulkPurchases += 1;
+    }
+    const againItems = bulk.items.filter((item) => again.has(item.jobId));
+    for (const orderId of bulk.againOrders) {
+      const items = againItems.filter((item) => item.orderId === orderId);
+      if (items.length === 0 || items.some((item) => item.status !== "LABELLED" || !item.alreadyLabelled)) notReported.push(orderId);
+    }
+  }
+
   const orderOf = (key: string) => key.split("|")[0]!;
   return {
     attempted: new Set(evidence.attempted).size,
@@ -197,6 +288,9 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
     lostOrders: lost.length,
     duplicateFulfillments: fulfillmentDuplicates.total,
     duplicateNotifications: notificationDuplicates.total,
+    alreadyLabelledNotReported: notReported.length,
+    bulkEnds,
+    bulkPurchases,
     ends,
     labelledNotFulfilled,
     paidNotStored: paidNotStoredOrders.length,
@@ -208,6 +302,7 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
       lostOrders: lost,
       duplicateFulfillments: fulfillmentDuplicates.keys.map(orderOf),
       duplicateNotifications: notificationDuplicates.keys.map(orderOf),
+      alreadyLabelledNotReported: notReported,
     },
   };
 }

@@ -1,10 +1,12 @@
 /**
- * `npm run chaos [-- --orders 40 --db sqlite,postgresql --settle-ms 60000]`: the fault campaign.
+ * `npm run chaos [-- --orders 40 --bulk-orders 30 --db sqlite,postgresql --settle-ms 60000]`: the fault campaign.
  *
  * Against the demo's emulators (label sandbox with latency, 5xx, 429, connection resets, "charged but answer lost",
  * token expiry, plus malformed answers from a proxy; Shopify Admin emulator with its cost throttle), over the app's
  * real routes (production build, demo mode, two processes on one database), with SIGKILLs of an app process at
- * random moments and restarts, on SQLite and on PostgreSQL (a fresh database per run, dropped after). Then the
+ * random moments and restarts, on SQLite and on PostgreSQL (a fresh database per run, dropped after). Merchants click
+ * on order pages first; then bulk jobs (`--bulk-orders`, through POST /api/bulk-jobs) run on the two processes' job
+ * queues under the same faults and SIGKILLs (scripts/chaos/bulk.ts). Then the
  * faults stop and the background reconciliation settles (RECONCILE_* settings make it fast), and the verdict is
  * counted from the sandbox's and the emulator's inspection endpoints and the database (scripts/chaos/count.ts).
  * Exits 1 when a must-be-zero count is not 0, 2 when the campaign could not run or overran its time limit.
@@ -12,7 +14,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -25,12 +27,18 @@ import { generateSeed } from "../../emulators/shopify-admin/seed/generate";
 import { startShopifyEmulator } from "../../emulators/shopify-admin/server";
 import { AppProcess, freePort, root, sleep } from "./apps";
 import { buildFor, campaignClient, serverBuildFor } from "./build";
+import { runBulkPhase, type BulkPhaseResult } from "./bulk";
 import { countCampaign, failures, MUST_BE_ZERO, type CampaignEvidence, type MerchantAnswer, type ShopifyOrder, type Verdict } from "./count";
 import { startFaultProxy, startObservingProxy } from "./fault-proxy";
 
 const { values: args } = parseArgs({
   options: {
     orders: { type: "string" },
+    "bulk-orders": { type: "string" },
+    "bulk-job-size": { type: "string" },
+    "bulk-again": { type: "string" },
+    "shopify-plan": { type: "string" },
+    "label-concurrency": { type: "string" },
     db: { type: "string" },
     apps: { type: "string" },
     concurrency: { type: "string" },
@@ -64,15 +72,27 @@ function intOption(name: string, envName: string, fallback: number, min = 0): nu
 }
 
 const ORDERS = intOption("orders", "CHAOS_ORDERS", 40, 1);
+/** Orders selected into bulk jobs after the merchants' clicks (0: no bulk phase). Small by default, as CI runs it. */
+const BULK_ORDERS = intOption("bulk-orders", "CHAOS_BULK_ORDERS", 30);
+/** Orders per bulk job (one job takes at most 500). */
+const BULK_JOB_SIZE = intOption("bulk-job-size", "CHAOS_BULK_JOB_SIZE", 250, 1);
+if (BULK_JOB_SIZE > 500) fail("--bulk-job-size must be at most 500 (one job takes at most 500 orders)");
+/** Orders already labelled selected again in one more job, which must report them and buy nothing. */
+const BULK_AGAIN = intOption("bulk-again", "CHAOS_BULK_AGAIN", Math.min(50, Math.max(5, Math.ceil(BULK_ORDERS / 20))));
+/** LABEL_SERVICE_MAX_CONCURRENCY for the apps: label-service calls at once per account, across both processes. */
+const LABEL_CONCURRENCY = intOption("label-concurrency", "CHAOS_LABEL_CONCURRENCY", 4, 1);
+/** The Shopify emulator's plan: its cost bucket and restore rate (docs/decisions/0073). */
+const SHOPIFY_PLAN = String(args["shopify-plan"] ?? process.env.CHAOS_SHOPIFY_PLAN ?? "standard");
+if (!["standard", "advanced", "plus"].includes(SHOPIFY_PLAN)) fail(`--shopify-plan takes standard, advanced or plus, got "${SHOPIFY_PLAN}"`);
 const APPS = intOption("apps", "CHAOS_APPS", 2, 1);
 const CONCURRENCY = intOption("concurrency", "CHAOS_CONCURRENCY", 6, 1);
 /** How long reconciliation may take to settle once the faults stop (ends early when nothing is left open). */
-const SETTLE_MS = intOption("settle-ms", "CHAOS_SETTLE_MS", 60_000);
+const SETTLE_MS = intOption("settle-ms", "CHAOS_SETTLE_MS", BULK_ORDERS > 0 ? 240_000 : 60_000);
 /** Mean time between SIGKILLs of an app process (0: never). */
 const KILL_EVERY_MS = intOption("kill-every-ms", "CHAOS_KILL_EVERY_MS", 6_000);
 const SEED = intOption("seed", "CHAOS_SEED", 1);
-const TIME_LIMIT_MS = intOption("time-limit-ms", "CHAOS_TIME_LIMIT_MS", 15 * 60_000 + ORDERS * 3_000, 1);
-const LOOKUP_PAGES = intOption("lookup-pages", "CHAOS_LOOKUP_PAGES", Math.ceil((ORDERS * 2) / 20) + 20, 1);
+const TIME_LIMIT_MS = intOption("time-limit-ms", "CHAOS_TIME_LIMIT_MS", 15 * 60_000 + ORDERS * 3_000 + BULK_ORDERS * 2_000, 1);
+const LOOKUP_PAGES = intOption("lookup-pages", "CHAOS_LOOKUP_PAGES", Math.ceil(((ORDERS + BULK_ORDERS) * 2) / 20) + 20, 1);
 /**
  * Share of generate_label calls delivered to the service after the app gave up (charged late). Off by default:
  * with --merchant-releases it reproduces a second paid label (see docs/decisions/0096-...).
@@ -141,6 +161,9 @@ interface Stats {
   shopifyRefusals: Record<string, number>;
   /** The first answers with a 5xx status, cut short: what the merchant got instead of a page. */
   errorSamples: string[];
+  bulk?: BulkPhaseResult & { elapsedMs: number };
+  /** Bulk items the sweeper handed back (items left RUNNING by a killed worker), by what it did, from the apps' logs. */
+  swept: Record<string, number>;
 }
 
 function bump(record: Record<string, number>, key: string, by = 1): void {
@@ -178,7 +201,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
   let dropDatabase: (() => Promise<void>) | undefined;
   const closers: (() => Promise<unknown>)[] = [];
   const apps: AppProcess[] = [];
-  const stats: Stats = { posts: {}, answers: {}, tokenExpiries: 0, kills: 0, elapsedMs: 0, settleMs: 0, settled: false, timedOut: false, startupMs: [], spoiled: {}, errorSamples: [], shopifyRefusals: {} };
+  const stats: Stats = { posts: {}, answers: {}, tokenExpiries: 0, kills: 0, elapsedMs: 0, settleMs: 0, settled: false, timedOut: false, startupMs: [], spoiled: {}, errorSamples: [], shopifyRefusals: {}, swept: {} };
   const started = performance.now();
   const deadline = Date.now() + TIME_LIMIT_MS;
   try {
@@ -217,13 +240,17 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     };
     const proxy = await startFaultProxy({ target: sandbox.url, generate: 0.03, other: 0.02, slow: SLOW.probability, slowMs: SLOW.ms, late: LATE_CHARGES, lateMs: LATE_MS, random: prng(SEED + 2) });
     closers.push(() => proxy.close());
-    const seed = generateSeed(Math.max(ORDERS, 64));
-    const emulator = await startShopifyEmulator({ port: 0, seed });
+    const seed = generateSeed(Math.max(ORDERS + BULK_ORDERS, 64));
+    const emulator = await startShopifyEmulator({ port: 0, seed, plan: SHOPIFY_PLAN as "standard" | "advanced" | "plus" });
     closers.push(() => emulator.close());
     // The app reaches Shopify through an observer that counts throttled answers (the cost bucket at work).
     const shopifyObserver = await startObservingProxy(emulator.url, ['"THROTTLED"', '"MAX_COST_EXCEEDED"']);
     closers.push(() => shopifyObserver.close());
-    const orders = (seed.shops[0]!.orders ?? []).slice(0, ORDERS).map((order) => ({ id: String(order.id), gid: `gid://shopify/Order/${order.id}` }));
+    const seedOrders = (seed.shops[0]!.orders ?? []).map((order) => ({ id: String(order.id), gid: `gid://shopify/Order/${order.id}` }));
+    const orders = seedOrders.slice(0, ORDERS);
+    // The bulk phase's orders: the next ones, never clicked by the merchants (the seed is generated to hold them all).
+    const bulkOrders = seedOrders.slice(ORDERS, ORDERS + BULK_ORDERS);
+    if (bulkOrders.length < BULK_ORDERS) throw new Error(`the seed holds ${seedOrders.length} orders, ${ORDERS + BULK_ORDERS} were asked for`);
 
     const shopifyReport = async (id: string): Promise<ShopifyOrder> => {
       const response = await fetch(`${emulator.url}/__admin/orders/${id}`, { signal: AbortSignal.timeout(10_000) });
@@ -239,7 +266,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       };
     };
     const preexistingFulfillments: string[] = [];
-    for (const order of orders) for (const f of (await shopifyReport(order.id)).fulfillments) preexistingFulfillments.push(f.id);
+    for (const order of [...orders, ...bulkOrders]) for (const f of (await shopifyReport(order.id)).fulfillments) preexistingFulfillments.push(f.id);
 
     // --log-errors: NODE_ENV=development, so Remix logs each route error to the app's log (in "test" it stays silent);
     // remix-serve then pings a dev server on start, played here by a loopback listener that answers 200.
@@ -265,12 +292,17 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       ENCRYPTION_KEY_VERSION: "1",
       LABEL_SERVICE_STAGING_URL: proxy.url,
       LABEL_SERVICE_GENERATE_TIMEOUT_MS: String(GENERATE_TIMEOUT_MS),
+      LABEL_SERVICE_MAX_CONCURRENCY: String(LABEL_CONCURRENCY),
       LABEL_SERVICE_TIMEOUT_MS: "4000",
       LOG_LEVEL: "warn",
       // Reconciliation fast enough to settle within the run (honoured once app/config.server.ts reads them).
       RECONCILE_BACKOFF_MS: "0,1000,2000,4000,8000",
       RECONCILE_STALE_AFTER_MS: "15000",
       RECONCILE_INTERVAL_MS: "1000",
+      // A purchase without an answer counts as "not bought" only after this window (decision 0061). The campaign's
+      // only late charges are the proxy's held answers (charged at once) and --late-charges: the window covers them,
+      // so purchases left unknown settle within the run instead of after the 10-minute default.
+      RECONCILE_LATE_CHARGE_WINDOW_MS: String(Math.max(SLOW.ms[1], LATE_CHARGES > 0 ? LATE_MS[1] : 0) + 30_000),
       FULFILLMENT_CLAIM_TIMEOUT_MS: "15000",
       LABEL_LOOKUP_MAX_PAGES: String(LOOKUP_PAGES),
     };
@@ -278,7 +310,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       apps.push(new AppProcess(`app${index + 1}`, await freePort(), serverBuildFor(kind), appEnv, path.join(dir, `app${index + 1}.log`)));
     }
     closers.push(() => Promise.all(apps.map((app) => app.stop())));
-    await Promise.all(apps.map((app) => app.start()));
+    await Promise.all(apps.map((app) => app.start(180_000))); // the first start on a loaded machine may be slow
     console.log(`chaos[${kind}]: ${orders.length} orders, ${APPS} app processes (${apps.map((app) => app.url).join(", ")}), logs in ${dir}`);
 
     const post = async (app: AppProcess, orderId: string, fields: Record<string, string>): Promise<string> => {
@@ -423,11 +455,29 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
         }
       }),
     );
+    // Bulk jobs, on the same two processes, under the same faults and SIGKILLs.
+    if (bulkOrders.length > 0 && !killerError && Date.now() < deadline) {
+      const bulkStarted = performance.now();
+      console.log(`chaos[${kind}]: bulk phase, ${bulkOrders.length} orders in jobs of at most ${BULK_JOB_SIZE}`);
+      const result = await runBulkPhase({
+        db,
+        liveApp,
+        orders: bulkOrders.map((order) => order.gid),
+        jobSize: BULK_JOB_SIZE,
+        againCount: BULK_AGAIN,
+        retryRounds: 2,
+        deadline,
+        random,
+        log: (message) => console.log(`chaos[${kind}]: ${message}`),
+        bump: (key) => bump(stats.answers, key),
+      });
+      stats.bulk = { ...result, elapsedMs: performance.now() - bulkStarted };
+    }
     campaignOver = true;
     await Promise.all([killer, expirer]);
     if (killerError) throw killerError;
     for (const app of apps) if (!app.ready) await startBounded(app);
-    stats.timedOut = queue.length > 0 || Date.now() >= deadline;
+    stats.timedOut = queue.length > 0 || Date.now() >= deadline || (stats.bulk?.notStarted.length ?? 0) > 0;
     stats.elapsedMs = performance.now() - started;
 
     // Settle: the service is healthy again; the background passes finish what the faults left open.
@@ -442,7 +492,8 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     const settleStart = performance.now();
     const open = async () =>
       (await db.purchaseAttempt.count({ where: { shop: DEMO_SHOP_DOMAIN, status: { in: ["UNKNOWN", "PENDING"] } } })) +
-      (await db.label.count({ where: { shop: DEMO_SHOP_DOMAIN, fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] } } }));
+      (await db.label.count({ where: { shop: DEMO_SHOP_DOMAIN, fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] } } })) +
+      (await db.bulkJobItem.count({ where: { shop: DEMO_SHOP_DOMAIN, status: { in: ["QUEUED", "RUNNING", "PENDING"] } } }));
     while (performance.now() - settleStart < SETTLE_MS && Date.now() < deadline) {
       if ((await open()) === 0) {
         stats.settled = true;
@@ -470,12 +521,32 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       shopify: [],
       preexistingFulfillments,
       answers,
+      ...(stats.bulk
+        ? {
+            bulk: {
+              orders: bulkOrders.map((order) => order.gid),
+              notStarted: stats.bulk.notStarted,
+              items: await db.bulkJobItem.findMany({
+                where: { shop: DEMO_SHOP_DOMAIN },
+                select: { jobId: true, orderId: true, status: true, reasonJson: true, labelId: true, alreadyLabelled: true },
+              }),
+              againJobIds: stats.bulk.againJobIds,
+              againOrders: stats.bulk.againOrders,
+            },
+          }
+        : {}),
     };
-    for (const order of orders) evidence.shopify.push(await shopifyReport(order.id));
+    for (const order of [...orders, ...(stats.bulk ? bulkOrders : [])]) evidence.shopify.push(await shopifyReport(order.id));
     stats.kills = apps.reduce((n, app) => n + app.kills, 0);
     stats.startupMs = apps.flatMap((app) => app.startupMs);
     stats.spoiled = { ...proxy.spoiled };
     stats.shopifyRefusals = { ...shopifyObserver.seen };
+    // The sweeper logs each item it hands back: "bulk item … was RUNNING since …: <action>".
+    for (let index = 0; index < APPS; index += 1) {
+      const file = path.join(dir, `app${index + 1}.log`);
+      if (!existsSync(file)) continue;
+      for (const match of readFileSync(file, "utf8").matchAll(/was RUNNING since [^:]+:[^:]+:[^:]+: (pending|queued|cancelled|refused)/g)) bump(stats.swept, match[1]!);
+    }
     return { verdict: countCampaign(evidence), stats };
   } catch (error) {
     return { error: `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n(logs in ${dir})` };
@@ -490,7 +561,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
 function report(kind: string, verdict: Verdict, stats: Stats): void {
   const line = (label: string, value: string | number) => console.log(`  ${label.padEnd(38)} ${value}`);
   const median = (values: number[]) => (values.length ? [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]! : 0);
-  console.log(`\n== chaos on ${kind}: ${verdict.attempted} orders, ${APPS} app processes, seed ${SEED}`);
+  console.log(`\n== chaos on ${kind}: ${verdict.attempted} orders clicked, ${BULK_ORDERS} in bulk jobs, ${APPS} app processes, Shopify plan ${SHOPIFY_PLAN}, label-service concurrency ${LABEL_CONCURRENCY}, seed ${SEED}`);
   line("campaign time", `${(stats.elapsedMs / 1000).toFixed(1)} s, then settle ${(stats.settleMs / 1000).toFixed(1)} s (${stats.settled ? "settled" : `not settled within ${SETTLE_MS} ms`})`);
   line("SIGKILLs of an app process", stats.kills);
   line("app start (production build), median", `${(median(stats.startupMs) / 1000).toFixed(2)} s over ${stats.startupMs.length} starts`);
@@ -508,6 +579,16 @@ function report(kind: string, verdict: Verdict, stats: Stats): void {
   }
   console.log(`  how the orders ended:`);
   for (const [end, n] of Object.entries(verdict.ends)) console.log(`    ${end.padEnd(36)} ${n}`);
+  if (stats.bulk) {
+    const bulk = stats.bulk;
+    console.log(`  bulk jobs:`);
+    line("  bulk phase time", `${(bulk.elapsedMs / 1000).toFixed(1)} s`);
+    line("  jobs started (heard of)", `${bulk.jobIds.length}, Retry failed clicked ${bulk.retriesClicked} times`);
+    line("  purchases (labels charged)", verdict.bulkPurchases);
+    for (const [end, n] of Object.entries(verdict.bulkEnds)) console.log(`    ${end.padEnd(36)} ${n}`);
+    line("  already labelled, selected again", `${bulk.againOrders.length} orders in ${bulk.againJobIds.length} job(s)`);
+    line("  items left RUNNING, swept", Object.entries(stats.swept).map(([action, n]) => `${action} ${n}`).join(", ") || "0");
+  }
   line("labelled, fulfillment not in Shopify", verdict.labelledNotFulfilled);
   line("paid labels the app has not stored", verdict.paidNotStored);
   for (const order of verdict.paidNotStoredOrders.slice(0, 10)) console.log(`    ${order}`);
