@@ -8,10 +8,11 @@ import { AppErrorPage } from "../components/AppErrorPage";
 import db from "../db.server";
 import { readForm } from "../http/form.server";
 import { LocaleContext, useT } from "../i18n/translate";
+import { carrierServicesCache } from "../labels/carrier-services-cache.server";
 import { labelServiceClientFor } from "../labels/gateway.server";
 import { getEnvironment } from "../settings/environment.server";
 import { emptyRuleRow, parseRuleRows, ruleFieldName, rowFromRule, rowsFromForm, type RULE_FIELDS, type RuleFieldError, type RuleRow } from "../settings/rules-form";
-import { auditShopRules, simulateRules, type SimulatedOrder } from "../settings/rules.server";
+import { auditShopRules, nameSimulatedServices, simulateRules, type SimulatedOrder } from "../settings/rules.server";
 import { loadShippingSettingsState, saveShippingRules } from "../settings/shipping-settings.server";
 import type { RuleConflict } from "../shipping/rules";
 
@@ -56,7 +57,13 @@ export async function action({ request }: ActionFunctionArgs): Promise<ActionRes
   const parsed = parseRuleRows(rows, settings.boxes.map((box) => box.name));
   if (!parsed.ok) return { rows, revision, errors: parsed.errors, saved: false };
   if (intent === "simulate") {
-    return { rows, revision, simulation: await simulateRules(admin, parsed.rules, settings) };
+    const simulation = await simulateRules(admin, parsed.rules, settings);
+    // The services by their own names where the (cached) lookup answers; their codes otherwise.
+    const { environment } = await getEnvironment(db, shop);
+    const client = await labelServiceClientFor(shop, environment).catch(() => undefined);
+    if (!client) return { rows, revision, simulation };
+    const lookup = (country: string) => carrierServicesCache.get(shop, environment, country, () => client.carrierServices(country));
+    return { rows, revision, simulation: await nameSimulatedServices(simulation, lookup) };
   }
   if (intent === "check") {
     const { environment } = await getEnvironment(db, shop);
@@ -232,7 +239,7 @@ function Simulation({ orders }: { orders: SimulatedOrder[] }) {
               : order.source === "zone_default"
                 ? t("rules.sim.zoneDefault", { zone: zoneName(order.zone ?? "world") })
                 : t("rules.sim.noAddress"),
-            order.carrierName ? `${order.carrierName} · ${order.serviceName}${order.box ? ` · ${order.box}` : ""}` : "—",
+            order.carrierName ? `${order.carrierName} · ${order.serviceLabel ?? order.serviceName}${order.box ? ` · ${order.box}` : ""}` : "—",
           ])}
         />
       </BlockStack>

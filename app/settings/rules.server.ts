@@ -5,7 +5,7 @@
  */
 import { destinationZone } from "../shipping/customs";
 import { auditRules, chooseService, type RuleConflict, type ShippingRule } from "../shipping/rules";
-import type { OfferedService } from "../shipping/services";
+import { isOffered, type OfferedService } from "../shipping/services";
 import type { ShippingSettings } from "../shipping/settings";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchRecentOrderFacts, type RecentOrderFacts } from "../shopify/operations/recent-order-facts";
@@ -23,6 +23,8 @@ export interface SimulatedOrder {
   zone?: "domestic" | "eu" | "world";
   carrierName?: string;
   serviceName?: string;
+  /** The service's own name from the lookup for the order's country ("Express Worldwide (EU)"), when it answered. */
+  serviceLabel?: string;
   box?: string;
 }
 
@@ -56,6 +58,30 @@ export function simulateOnOrders(rules: readonly ShippingRule[], settings: Shipp
 /** Simulates over the shop's last `count` orders (order-level fields only; no line items are read). */
 export async function simulateRules(admin: AdminGraphqlClient, rules: readonly ShippingRule[], settings: ShippingSettings, count = 100) {
   return simulateOnOrders(rules, settings, await fetchRecentOrderFacts(admin, count));
+}
+
+/**
+ * Names each simulated order's service as the label service does for its country (one lookup per country; a lookup
+ * that fails, or a service it does not list, leaves the code shown).
+ */
+export async function nameSimulatedServices(
+  orders: readonly SimulatedOrder[],
+  lookup: (country: string) => Promise<OfferedService[]>,
+): Promise<SimulatedOrder[]> {
+  const countries = [...new Set(orders.flatMap((order) => (order.country && order.serviceName ? [order.country] : [])))];
+  const offered = new Map<string, OfferedService[]>();
+  await Promise.all(
+    countries.map(async (country) => {
+      const services = await lookup(country).catch(() => undefined);
+      if (services) offered.set(country, services);
+    }),
+  );
+  return orders.map((order) => {
+    if (!order.country || !order.serviceName || !order.carrierName) return order;
+    const choice = { carrierName: order.carrierName, serviceName: order.serviceName };
+    const service = offered.get(order.country)?.find((candidate) => isOffered(choice, [candidate]));
+    return service?.label ? { ...order, serviceLabel: service.label } : order;
+  });
 }
 
 /**

@@ -132,4 +132,13 @@ describe("shipping rules page", () => {
     expect(flagged).toContain("1:CH");
     expect(flagged.some((entry) => entry.startsWith("2:"))).toBe(false);
   });
+
+  it("names each simulated service as the label service does for the order's country, once an account answers the lookup", async () => {
+    // Without an account (the simulation above) the codes stay; the account is saved by the test before this one.
+    const simulation = (await post(rules, { intent: "simulate", ...swiss })).simulation ?? [];
+    const swissOrder = simulation.find((order) => order.country === "CH");
+    expect(swissOrder).toMatchObject({ serviceName: "P", serviceLabel: "DHL Express Worldwide" });
+    const french = simulation.find((order) => order.country === "FR");
+    expect(french?.serviceLabel).toBe("Colissimo Domicile sans signature");
+  });
 });
