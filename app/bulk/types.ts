@@ -3,7 +3,7 @@
  * JSON API) and the admin extensions. Browser-safe: types and constants only.
  */
 import type { Reason } from "../labels/reasons";
-import type { ServiceChoice } from "../shipping/map";
+import type { ServiceChoice } from "../shipping/service-choice";
 
 /** Most orders one job takes; a larger selection is refused with a message saying to split it. */
 export const BULK_JOB_MAX_ORDERS = 500;

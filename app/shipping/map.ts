@@ -20,6 +20,7 @@ import { chooseService } from "./rules";
 import { isOffered, serviceNotOfferedProblem, type OfferedService } from "./services";
 import { toGrams } from "./units";
 import { carrierDisplayName, wantsEnglishCustomsDescriptions } from "../labels/carriers";
+import type { ServiceChoice } from "./service-choice";
 
 export interface DraftLine {
   lineItemId: string;
@@ -36,11 +37,7 @@ export interface DraftLine {
   customsDescription?: string;
 }
 
-/** Who chose the carrier service: the merchant on the page, a shipping rule, or the zone's default (Settings). */
-export type ServiceChoice =
-  | { source: "merchant" }
-  | { source: "rule"; position: number; name: string }
-  | { source: "zone_default"; zone: "domestic" | "eu" | "world" };
+export type { ServiceChoice };
 
 export interface ShipmentDraft {
   orderId: string;
