@@ -38,8 +38,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** A refusal the merchant can act on, in their language; anything else is the error page's. */
 function refusal(error: unknown, locale: Locale): string {
   if (error instanceof BulkSelectionError) return error.messages[locale];
-  if (isShopifyBusy(error)) return reasonText({ code: "shopify_busy", params: { seconds: String(retryAfterSeconds(error)) } }, locale);
-  if (error instanceof Error && /job queue is not running/.test(error.message)) return translator(locale)("bulkApi.queueDown");
+  if (isShopifyBusy(error))
+    return reasonText({ code: "shopify_busy", params: { seconds: String(retryAfterSeconds(error)) } }, locale);
+  if (error instanceof Error && /job queue is not running/.test(error.message))
+    return translator(locale)("bulkApi.queueDown");
   throw error;
 }
 
@@ -57,7 +59,10 @@ export async function action({ request }: ActionFunctionArgs) {
     try {
       const created = await createBulkJob(context, {
         orderIds: ids,
-        confirmChargedLabels: Number.isInteger(confirmed) && confirmed >= 0 && form.get("confirmChargedLabels") !== null ? confirmed : undefined,
+        confirmChargedLabels:
+          Number.isInteger(confirmed) && confirmed >= 0 && form.get("confirmChargedLabels") !== null
+            ? confirmed
+            : undefined,
         staffUserId: staffUserId ?? null,
       });
       return redirect(created.url);
@@ -94,7 +99,10 @@ export default function BulkPreflight() {
   const start = (confirmChargedLabels?: number) => {
     if (!preflight) return;
     setConfirming(false);
-    const fields: Record<string, string> = { intent: "start", orderIds: preflight.jobOrderIds.map((id) => id.split("/").pop()).join(",") };
+    const fields: Record<string, string> = {
+      intent: "start",
+      orderIds: preflight.jobOrderIds.map((id) => id.split("/").pop()).join(","),
+    };
     if (confirmChargedLabels !== undefined) fields.confirmChargedLabels = String(confirmChargedLabels);
     submit(fields, { method: "post" });
   };
@@ -109,7 +117,11 @@ export default function BulkPreflight() {
         ) : null}
         {!answer ? (
           <Card>
-            <EmptyState heading={t("bulk.new.empty.heading")} image="/empty-orders.svg" action={{ content: t("bulk.new.back"), url: "/app" }}>
+            <EmptyState
+              heading={t("bulk.new.empty.heading")}
+              image="/empty-orders.svg"
+              action={{ content: t("bulk.new.back"), url: "/app" }}
+            >
               <p>{t("bulk.new.empty.body")}</p>
             </EmptyState>
           </Card>
@@ -119,12 +131,21 @@ export default function BulkPreflight() {
             <Card>
               <BlockStack gap="300">
                 <Text as="p" tone="subdued">
-                  {plural(t, locale, answer?.matching ? "bulk.new.matching" : "bulk.new.selected", answer?.selected ?? 0)}
+                  {plural(
+                    t,
+                    locale,
+                    answer?.matching ? "bulk.new.matching" : "bulk.new.selected",
+                    answer?.selected ?? 0,
+                  )}
                 </Text>
                 <Text as="h2" variant="headingLg">
                   {t("bulk.new.summary", { ready: preflight.ready.length, blocked: preflight.blocked.length })}
                 </Text>
-                <Text as="p">{preflight.environment === "production" ? plural(t, locale, "bulk.confirm.start", preflight.chargedLabels) : t("bulk.new.staging")}</Text>
+                <Text as="p">
+                  {preflight.environment === "production"
+                    ? plural(t, locale, "bulk.confirm.start", preflight.chargedLabels)
+                    : t("bulk.new.staging")}
+                </Text>
                 <Text as="p" tone="subdued">
                   {t("bulk.new.free")}
                 </Text>
@@ -133,11 +154,14 @@ export default function BulkPreflight() {
                     <p>{t("bulk.new.nothingReady")}</p>
                   </Banner>
                 ) : (
-                  <Form method="post" onSubmit={(event) => {
-                    event.preventDefault();
-                    if (preflight.environment === "production" && preflight.chargedLabels > 0) setConfirming(true);
-                    else start();
-                  }}>
+                  <Form
+                    method="post"
+                    onSubmit={(event) => {
+                      event.preventDefault();
+                      if (preflight.environment === "production" && preflight.chargedLabels > 0) setConfirming(true);
+                      else start();
+                    }}
+                  >
                     <InlineStack gap="200">
                       <Button submit variant="primary" loading={busy} disabled={busy}>
                         {plural(t, locale, "bulk.new.start", preflight.ready.length)}
@@ -162,22 +186,7 @@ export default function BulkPreflight() {
                   <Text as="h2" variant="headingMd">
                     {t("bulk.new.blocked.heading")}
                   </Text>
-                  <List type="bullet">
-                    {preflight.groups.map((group) => (
-                      <List.Item key={group.text}>
-                        <BlockStack gap="100">
-                          <Text as="span">{group.text}</Text>
-                          <InlineStack gap="200">
-                            {group.orders.map((order) => (
-                              <Link key={order.orderId} url={orderPath(order.orderId)}>
-                                {order.orderName}
-                              </Link>
-                            ))}
-                          </InlineStack>
-                        </BlockStack>
-                      </List.Item>
-                    ))}
-                  </List>
+                  <OrderGroups groups={preflight.groups} />
                 </BlockStack>
               </Card>
             ) : null}
@@ -190,22 +199,7 @@ export default function BulkPreflight() {
                   <Text as="p" tone="subdued">
                     {t("rules.preflight.help")}
                   </Text>
-                  <List type="bullet">
-                    {preflight.serviceChoices.map((group) => (
-                      <List.Item key={group.text}>
-                        <BlockStack gap="100">
-                          <Text as="span">{group.text}</Text>
-                          <InlineStack gap="200">
-                            {group.orders.map((order) => (
-                              <Link key={order.orderId} url={orderPath(order.orderId)}>
-                                {order.orderName}
-                              </Link>
-                            ))}
-                          </InlineStack>
-                        </BlockStack>
-                      </List.Item>
-                    ))}
-                  </List>
+                  <OrderGroups groups={preflight.serviceChoices} />
                 </BlockStack>
               </Card>
             ) : null}
@@ -244,4 +238,30 @@ export default function BulkPreflight() {
 
 export function ErrorBoundary() {
   return <AppErrorPage />;
+}
+
+/** Orders grouped under a sentence (a cause, or the rule that chose their service), each order a link to its page. */
+function OrderGroups({
+  groups,
+}: {
+  groups: readonly { text: string; orders: readonly { orderId: string; orderName: string }[] }[];
+}) {
+  return (
+    <List type="bullet">
+      {groups.map((group) => (
+        <List.Item key={group.text}>
+          <BlockStack gap="100">
+            <Text as="span">{group.text}</Text>
+            <InlineStack gap="200">
+              {group.orders.map((order) => (
+                <Link key={order.orderId} url={orderPath(order.orderId)}>
+                  {order.orderName}
+                </Link>
+              ))}
+            </InlineStack>
+          </BlockStack>
+        </List.Item>
+      ))}
+    </List>
+  );
 }
