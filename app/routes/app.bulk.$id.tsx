@@ -26,7 +26,7 @@ import { requireAdmin } from "../auth.server";
 import { cancelBulkJob, getBulkJob, retryFailedItems } from "../bulk/bulk-jobs.server";
 import { BulkSelectionError } from "../bulk/preflight.server";
 import type { BulkItemStatus, BulkJobStatus } from "../bulk/types";
-import { labelFiles, printableLabels, progressPage, type ProgressPage } from "../bulk/ui-pages.server";
+import { bulkJobLabelIds, labelFiles, printableLabels, progressPage, type ProgressPage } from "../bulk/ui-pages.server";
 import { ChargeConfirmation } from "../components/bulk/ChargeConfirmation";
 import { plural } from "../components/bulk/plural";
 import { AppErrorPage } from "../components/AppErrorPage";
@@ -47,10 +47,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const job = await getBulkJob(db, shop, params.id ?? "");
   if (!job) throw notFound();
   const labelIds = job.items.flatMap((item) => (item.labelId ? [item.labelId] : []));
+  // The print holds every label of the job: an order shipping from two locations has two (decision 0115).
+  const jobLabelIds = (await bulkJobLabelIds(db, shop, job.id)) ?? labelIds;
   const [dates, files, printable] = await Promise.all([
     answeringShopifyBusy(dateContextFor(request, admin, shop)),
     labelFiles(db, shop, labelIds),
-    printableLabels(db, shop, labelIds),
+    printableLabels(db, shop, jobLabelIds),
   ]);
   return { job: progressPage(job, localeFromRequest(request), dates, files), print: printable, embedded: !demo };
 }
