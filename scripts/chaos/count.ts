@@ -19,6 +19,14 @@ export interface AttemptRow {
   /** PENDING | CREATED | REJECTED | UNKNOWN | NEEDS_REVIEW */
   status: string;
   labelId: string | null;
+  /** The app's slot, `<shop>|<order>|<label number>[|<Location GID>]`: an order shipping from two locations has a slot per location (decision 0115). */
+  orderSlot?: string | null;
+}
+
+/** The location a slot is for ("" for an order shipping from one place). */
+function slotLocation(orderSlot: string | null | undefined): string {
+  const location = orderSlot?.split("|")[3] ?? "";
+  return location.startsWith("gid://shopify/Location/") ? location : "";
 }
 
 /** A Label row (only what the verdict reads). */
@@ -196,7 +204,8 @@ export function orderEnd(
 export function countCampaign(evidence: CampaignEvidence): Verdict {
   const attemptByReference = new Map(evidence.attempts.map((attempt) => [attempt.customReference, attempt]));
 
-  // Paid labels per order slot. A slot is (order, label number); a second paid label in one slot was not asked for.
+  // Paid labels per order slot. A slot is (order, label number, and the location for an order shipping from two); a
+  // second paid label in one slot was not asked for.
   const orphans: PaidLabel[] = [];
   const bySlot = new Map<string, number>();
   const slotOrder = new Map<string, string>();
@@ -209,7 +218,7 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
       orphans.push(paid);
       continue;
     }
-    const slot = `${attempt.orderId}|${attempt.labelIndex}`;
+    const slot = `${attempt.orderId}|${attempt.labelIndex}|${slotLocation(attempt.orderSlot)}`;
     bySlot.set(slot, (bySlot.get(slot) ?? 0) + 1);
     slotOrder.set(slot, attempt.orderId);
     if (attempt.status === "REJECTED") paidButRefused.push(attempt.orderId);
