@@ -157,7 +157,13 @@ describe.each([
     for (let row = 0; row < SELECTED; row += 1) {
       await tabTo(page, checkboxes.nth(row));
       await page.keyboard.press("Space");
-      await expect.poll(() => checkboxes.nth(row).isChecked()).toBe(true);
+      // A loaded machine may take a while to render; the message says where the focus was if the tick is lost.
+      await expect
+        .poll(() => checkboxes.nth(row).isChecked(), {
+          timeout: 15_000,
+          message: `row ${row + 1} ticked with Space (focus on: ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 160) ?? "nothing")})`,
+        })
+        .toBe(true);
       names.push((await page.locator("tbody tr").nth(row).getByRole("link").first().textContent()) ?? "");
     }
     await journey.step("twenty-selected");

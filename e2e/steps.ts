@@ -57,12 +57,34 @@ export async function trackingNumber(page: Page, lang: Lang): Promise<string> {
 }
 
 /**
+ * Waits until React has hydrated the target, on a page the app rendered on the server (Remix leaves
+ * `window.__remixContext` in its HTML). Before that, the markup is on screen and takes the focus, but a key pressed
+ * on it reaches no handler: a Space on a row's checkbox ticks the box natively, and the selection never hears of it.
+ * A merchant on a slow machine can be that quick; a journey must not depend on the machine being fast. React marks a
+ * hydrated element with its props (`__reactProps$…`).
+ */
+export async function hydrated(page: Page, target: Locator): Promise<void> {
+  const serverRendered = await page.evaluate(() => "__remixContext" in window);
+  if (!serverRendered) return;
+  await target.evaluate(
+    (element) =>
+      new Promise<void>((resolve) => {
+        const check = () => (Object.keys(element).some((key) => key.startsWith("__reactProps$")) ? resolve() : setTimeout(check, 20));
+        check();
+      }),
+    undefined,
+    { timeout: 60_000 },
+  );
+}
+
+/**
  * Keyboard only: Tab (forward) until the target has the focus, as a merchant without a mouse would. Fails when the
  * target cannot be reached within `max` presses (not focusable, or hidden from the tab order).
  */
 export async function tabTo(page: Page, target: Locator, max = 250): Promise<void> {
   const handle = await target.elementHandle();
   if (!handle) throw new Error("tabTo: target not in the page");
+  await hydrated(page, target);
   for (let press = 0; press < max; press += 1) {
     await page.keyboard.press("Tab");
     if (await handle.evaluate((element) => element === document.activeElement)) return;
