@@ -1,8 +1,12 @@
+import { realpathSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 export default defineConfig({
   plugins: [tsconfigPaths()],
+  // Browser-environment tests may import files of packages by URL (`?url`, app/i18n/polaris.ts); node_modules may be
+  // a link to a shared install (git worktrees), as in vite.config.ts.
+  server: { fs: { allow: [".", realpathSync("node_modules")] } },
   test: {
     // The app's tests (this block) and the admin extensions' (their own JSX runtime and DOM: vitest.extensions.config.ts).
     projects: [

@@ -4,6 +4,8 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { PolarisDictionariesContext } from "./i18n/polaris";
+import { POLARIS_DICTIONARIES } from "./i18n/polaris.server";
 import { bootJobs, closeDatabase, STOP_GRACE_MS, stopJobs } from "./jobs/boot.server";
 import { errorFields, moduleLogger, withRequestId } from "./observability/logger.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
@@ -26,8 +28,14 @@ export default async function handleRequest(
   const userAgent = request.headers.get("user-agent");
   const readyEvent = userAgent && isbot(userAgent) ? "onAllReady" : "onShellReady";
 
+  // Polaris's words in both languages: each page renders its merchant's (app/i18n/polaris.ts).
+  const page = (
+    <PolarisDictionariesContext.Provider value={POLARIS_DICTIONARIES}>
+      <RemixServer context={remixContext} url={request.url} />
+    </PolarisDictionariesContext.Provider>
+  );
   return new Promise<Response>((resolve, reject) => {
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+    const { pipe, abort } = renderToPipeableStream(page, {
       [readyEvent]() {
         const body = new PassThrough();
         const stream = createReadableStreamFromReadable(body);

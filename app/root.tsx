@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
 import { localeFromRequest } from "./i18n/locale";
+import { POLARIS_DICTIONARY_URLS } from "./i18n/polaris";
 import { LocaleContext, MessagesContext, translatorFor } from "./i18n/translate";
 import { messagesFor } from "./i18n/translate.server";
 
@@ -30,6 +31,8 @@ const LAST_RESORT = {
 
 export default function App() {
   const { locale, messages } = useLoaderData<typeof loader>();
+  // The app's pages (under the layout) render Polaris: entry.client reads this file before hydrating (decision 0189).
+  const appPage = useMatches().some((match) => match.id === "routes/app");
   return (
     <html lang={locale}>
       <head>
@@ -39,6 +42,9 @@ export default function App() {
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
+        {appPage ? (
+          <link rel="preload" as="fetch" crossOrigin="anonymous" href={POLARIS_DICTIONARY_URLS[locale]} data-polaris-dictionary={locale} />
+        ) : null}
       </head>
       <body>
         <MessagesContext.Provider value={messages}>

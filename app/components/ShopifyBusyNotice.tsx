@@ -5,16 +5,16 @@
  */
 import { useRouteLoaderData, useRevalidator } from "@remix-run/react";
 import { AppProvider, Banner, Box } from "@shopify/polaris";
-import polarisEn from "@shopify/polaris/locales/en.json";
-import polarisFr from "@shopify/polaris/locales/fr.json";
 import { useEffect, useState } from "react";
 import { normaliseLocale } from "../i18n/locale";
+import { usePolarisDictionary } from "../i18n/polaris";
 import { useT } from "../i18n/translate";
 
 export function ShopifyBusyNotice({ retryAfterSeconds }: { retryAfterSeconds: number }) {
   const root = useRouteLoaderData<{ locale?: string }>("root");
   const locale = normaliseLocale(root?.locale) ?? "en";
   const t = useT();
+  const polarisDictionary = usePolarisDictionary(locale);
   const revalidator = useRevalidator();
   const [seconds, setSeconds] = useState(retryAfterSeconds);
   useEffect(() => setSeconds(retryAfterSeconds), [retryAfterSeconds]);
@@ -28,7 +28,7 @@ export function ShopifyBusyNotice({ retryAfterSeconds }: { retryAfterSeconds: nu
     return () => clearTimeout(timer);
   }, [seconds, revalidator]);
   return (
-    <AppProvider i18n={locale === "fr" ? polarisFr : polarisEn}>
+    <AppProvider i18n={polarisDictionary}>
       <Box padding="400">
         <Banner tone="warning" action={{ content: t("shopify.busy.retryNow"), onAction: () => revalidator.revalidate(), loading: revalidator.state !== "idle" }}>
           {t("shopify.busy.page", { seconds: Math.max(0, seconds) })}

@@ -1,13 +1,11 @@
 import { data, type HeadersFunction, type LoaderFunctionArgs } from "@remix-run/node";
-import { isRouteErrorResponse, Link, Outlet, useLoaderData, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { isRouteErrorResponse, Link, Outlet, useLoaderData, useNavigate, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStylesUrl from "@shopify/polaris/build/esm/styles.css?url";
 import indexTableStylesUrl from "../styles/index-table.css?url";
-import polarisEn from "@shopify/polaris/locales/en.json";
-import polarisFr from "@shopify/polaris/locales/fr.json";
 import { boundary } from "@shopify/shopify-app-remix/server";
-import { AppProvider } from "@shopify/shopify-app-remix/react";
-import { AppProvider as PolarisProvider, Badge, Box, InlineStack } from "@shopify/polaris";
+import { AppProvider as PolarisProvider, Badge, Box, InlineStack, type AppProviderProps } from "@shopify/polaris";
+import { forwardRef, useEffect, type ComponentProps, type ReactNode } from "react";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { useShopifyLoadingBar } from "../components/loading";
 import type { loader as rootLoader } from "../root";
@@ -15,7 +13,8 @@ import { requireAdmin } from "../auth.server";
 import { config } from "../config.server";
 import db from "../db.server";
 import { getEnvironment } from "../settings/environment.server";
-import { localeCookieHeader, localeFromRequest } from "../i18n/locale";
+import { localeCookieHeader, localeFromRequest, type Locale } from "../i18n/locale";
+import { usePolarisDictionary } from "../i18n/polaris";
 import { LocaleContext, useT } from "../i18n/translate";
 import { shopifyBusyFromRouteError } from "../shopify/busy";
 
@@ -35,7 +34,47 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-/** Inside AppProvider: the admin's loading bar follows the app's navigations (no-op without App Bridge). */
+/** App Bridge, from Shopify's CDN as Shopify requires: the admin's frame (title bar, menu, loading bar, toasts). */
+const APP_BRIDGE_URL = "https://cdn.shopify.com/shopifycloud/app-bridge.js";
+
+type LinkLikeComponentProps = ComponentProps<NonNullable<AppProviderProps["linkComponent"]>>;
+
+/** Polaris's links (e.g. a row's or a button's `url`) navigate within the app, as Remix's own links do. */
+const PolarisLink = forwardRef<HTMLAnchorElement, LinkLikeComponentProps>(function PolarisLink(
+  { url, external, target, ...rest },
+  ref,
+) {
+  const opensTab = external || target === "_blank";
+  return <Link {...rest} to={url} ref={ref} target={external ? "_blank" : target} rel={opensTab ? "noopener noreferrer" : undefined} />;
+});
+
+/**
+ * What `@shopify/shopify-app-remix/react`'s AppProvider does, without its English dictionary built into every page
+ * (decision 0189): App Bridge's script tag in the embedded admin (not in the demo, which has no admin around it), its
+ * `shopify:navigate` events (the admin's menu) followed as Remix navigations, and Polaris with Remix's links and the
+ * merchant's dictionary only.
+ */
+function AppFrame({ embedded, apiKey, locale, children }: { embedded: boolean; apiKey: string; locale: Locale; children: ReactNode }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const followAdminMenu = (event: Event) => {
+      const href = (event.target as Element | null)?.getAttribute?.("href");
+      if (href) navigate(href);
+    };
+    addEventListener("shopify:navigate", followAdminMenu);
+    return () => removeEventListener("shopify:navigate", followAdminMenu);
+  }, [navigate]);
+  return (
+    <>
+      {embedded ? <script src={APP_BRIDGE_URL} data-api-key={apiKey} /> : null}
+      <PolarisProvider i18n={usePolarisDictionary(locale)} linkComponent={PolarisLink}>
+        {children}
+      </PolarisProvider>
+    </>
+  );
+}
+
+/** Inside AppFrame: the admin's loading bar follows the app's navigations (no-op without App Bridge). */
 function LoadingBar() {
   useShopifyLoadingBar();
   return null;
@@ -45,7 +84,7 @@ export default function AppLayout() {
   const { apiKey, locale, demo, environment } = useLoaderData<typeof loader>();
   const t = useT();
   return (
-    <AppProvider isEmbeddedApp={!demo} apiKey={apiKey} i18n={locale === "fr" ? polarisFr : polarisEn}>
+    <AppFrame embedded={!demo} apiKey={apiKey} locale={locale}>
       <LocaleContext.Provider value={locale}>
         <LoadingBar />
         {demo ? null : (
@@ -85,7 +124,7 @@ export default function AppLayout() {
         </Box>
         <Outlet />
       </LocaleContext.Provider>
-    </AppProvider>
+    </AppFrame>
   );
 }
 
@@ -100,10 +139,11 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const root = useRouteLoaderData<typeof rootLoader>("root");
   const busy = shopifyBusyFromRouteError(error);
-  if (!busy && isRouteErrorResponse(error) && (error.status < 400 || error.status === 401)) return boundary.error(error);
   const locale = root?.locale ?? "en";
+  const polarisDictionary = usePolarisDictionary(locale);
+  if (!busy && isRouteErrorResponse(error) && (error.status < 400 || error.status === 401)) return boundary.error(error);
   return (
-    <PolarisProvider i18n={locale === "fr" ? polarisFr : polarisEn}>
+    <PolarisProvider i18n={polarisDictionary}>
       <LocaleContext.Provider value={locale}>
         <AppErrorPage />
       </LocaleContext.Provider>
