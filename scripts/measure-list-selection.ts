@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/measure-list-selection.ts [--views 24] [--selections 3] [--orders 256] [--no-build] [--url URL] [--trace]`:
+ * `npx tsx scripts/measure-list-selection.ts [--views 24] [--selections 3] [--orders 256] [--no-build] [--url URL] [--trace] [--renders]`:
  * selecting rows on "Orders to ship" in Chromium at 4x CPU slowdown (as Built for Shopify measures).
  *
  * Each page view loads the list, waits for React to have hydrated the table, lets the merchant read it for a second,
@@ -9,6 +9,8 @@
  * this prints that, and the p75 of first selections, of later selections and of every selection. Starts its own
  * production demo (scripts/production-demo.ts), or measures a running one with `--url`.
  *
+ * `--renders` also counts the components React renders for a page view's first and second ticks, commit by commit.
+ *
  * `--trace [--traces 5]` also records a Chromium performance trace of the first selection of a few page views and
  * prints where the renderer's main thread spent that interaction, from the press to the first frame after the click
  * (the thread's own CPU time, which other processes on the machine inflate less than wall time): the click's
@@ -16,7 +18,7 @@
  * a test: they depend on the machine.
  */
 import path from "node:path";
-import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import {
   launchMeasuringBrowser,
   numberArg,
@@ -170,6 +172,74 @@ async function traceFirstSelection(
   return totals;
 }
 
+/**
+ * Installed before the page's scripts: a minimal React DevTools hook that counts, for each commit, the function
+ * components that rendered in it (the test React DevTools itself makes: a subtree whose child is the same fiber as
+ * before was not visited; a visited fiber rendered when it carries the PerformedWork flag, 1). Plain JavaScript.
+ */
+const COMMIT_COUNTER = `
+(() => {
+  const commits = [];
+  window.__commits = commits;
+  function visit(parent) {
+    let rendered = 0;
+    if (parent.alternate && parent.child === parent.alternate.child) return 0;
+    for (let child = parent.child; child; child = child.sibling) {
+      if (typeof child.type === "function" && (!child.alternate || (child.flags & 1) === 1)) rendered += 1;
+      else if (child.type && typeof child.type === "object" && (!child.alternate || (child.flags & 1) === 1)) rendered += 1;
+      rendered += visit(child);
+    }
+    return rendered;
+  }
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    renderers: new Map(),
+    supportsFiber: true,
+    inject() { return 1; },
+    onScheduleFiberRoot() {},
+    onCommitFiberRoot(_id, root) { commits.push(visit(root.current)); },
+    onCommitFiberUnmount() {},
+    onPostCommitFiberRoot() {},
+    checkDCE() {},
+  };
+})();
+`;
+
+/**
+ * `--renders`: the components React renders for a page view's first tick and for its second, commit by commit (the
+ * tick's own commit, then the deferred ones). A count, so it does not depend on the machine's load.
+ */
+async function countRenders(browser: Browser, appUrl: string): Promise<string[]> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript({ content: COMMIT_COUNTER });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${appUrl}/app`, { waitUntil: "networkidle" });
+    await waitForHydratedTable(page);
+    const idle = () => page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
+    const commits = () => page.evaluate(() => [...(window as unknown as { __commits: number[] }).__commits]);
+    const lines: string[] = [];
+    for (const [index, name] of [
+      [0, "first tick"],
+      [1, "second tick"],
+    ] as const) {
+      await page.locator(ROW_CHECKBOXES).nth(index).hover({ force: true });
+      await page.waitForTimeout(300);
+      await idle();
+      const before = (await commits()).length;
+      await page.locator(ROW_CHECKBOXES).nth(index).click({ force: true });
+      await page.waitForTimeout(500);
+      await idle();
+      const after = (await commits()).slice(before);
+      lines.push(
+        `  ${name}: ${after.reduce((sum, n) => sum + n, 0)} components rendered, by commit: ${after.join(" + ")}`,
+      );
+    }
+    return lines;
+  } finally {
+    await context.close();
+  }
+}
+
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) {
   const urlIndex = process.argv.indexOf("--url");
   const demo =
@@ -191,6 +261,10 @@ if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1])))
     for (const line of describeSelections(measured)) console.log(line);
     if (process.argv.includes("--verbose"))
       for (const view of measured.views) console.log(`    ${view.map((value) => Math.round(value)).join(", ")}`);
+    if (process.argv.includes("--renders")) {
+      console.log("Components React renders per tick (no CPU slowdown; a count):");
+      for (const line of await countRenders(browser, appUrl)) console.log(line);
+    }
     if (process.argv.includes("--trace")) {
       const traces = numberArg("traces", 5);
       const sums = new Map<string, number[]>();

@@ -14,11 +14,20 @@ import {
   Link,
   Page,
   Text,
-  useIndexResourceState,
   useSetIndexFiltersMode,
+  type IndexTableProps,
   type IndexFiltersProps,
 } from "@shopify/polaris";
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from "react";
 import { requireAdmin } from "../auth.server";
 import db from "../db.server";
 import { formatDate } from "../i18n/dates";
@@ -32,6 +41,7 @@ import { LIST_TABS, ZONES, type ListTab } from "../labels/orders-list";
 import type { DestinationZone } from "../shipping/customs";
 import type { PrimaryAction } from "../labels/status";
 import { bulkSelectionForm } from "../components/bulk/selection";
+import { createRowSelectionStore, type RowSelectionStore } from "../components/bulk/row-selection";
 import { BULK_JOB_MAX_ORDERS } from "../bulk/types";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -65,18 +75,24 @@ function orderPath(id: string): string {
 
 /**
  * One row. Memoized, with props that keep their identity between renders (the loader's row object, its position and
- * a boolean), so selecting a row re-renders that row only (issue 19).
+ * the selection store), and it reads its own tick from the store: selecting a row re-renders that row only (issue 19,
+ * decision 0195), without rendering the table around it.
  */
 const OrderRow = memo(function OrderRow({
   row,
   position,
-  selected,
+  store,
 }: {
   row: Row;
   position: number;
-  selected: boolean;
+  store: RowSelectionStore;
 }) {
   const t = useT();
+  const selected = useSyncExternalStore(
+    useCallback((listener: () => void) => store.subscribeRow(row.id, listener), [store, row.id]),
+    () => store.has(row.id),
+    () => false, // nothing is ticked in the server's HTML
+  );
   const path = orderPath(row.id);
   return (
     <IndexTable.Row id={row.id} position={position} selected={selected}>
@@ -195,15 +211,15 @@ const ListFilters = memo(function ListFilters({
 });
 
 /**
- * The table and its selection. The selection's state lives here, not in the page, so ticking a row renders this
- * component only (the page's header, the print form and the filters stay as they are), and of its rows only the one
- * whose tick changed (OrderRow is memoized).
+ * The table and its selection. The selection lives in a store (app/components/bulk/row-selection.ts), not in React's
+ * state: each row subscribes to its own tick, so ticking a row renders that row only, neither this component nor the
+ * table around it (decision 0195).
  *
- * The tick is urgent; the table's selection mode is not. The first tick of a page view turns the whole table into
- * selection mode: Polaris re-renders every row and its checkbox, mounts and measures the bulk-action bar, and the
- * browser restyles the whole table. That is what took a page view's first selection past 200 ms at 4x slowdown
- * (decision 0187). So the count handed to the table (which decides selection mode, the bar's "N selected" and its
- * checkbox) is deferred: React paints the ticked row first, then renders the bar in a render it may interrupt.
+ * The tick is urgent; the table's selection mode is not. The count handed to the table (which decides selection mode,
+ * the bar's "N selected" and its checkbox) follows as a deferred value: the first tick of a page view turns the whole
+ * table into selection mode (Polaris re-renders every row and its checkbox, mounts and measures the bulk-action bar),
+ * and React does that after the ticked row is painted, in a render it may interrupt (decision 0187). The table element
+ * is memoized on that deferred count, so the store's synchronous update of this component does not render it.
  */
 function OrdersTable({
   rows,
@@ -221,17 +237,16 @@ function OrdersTable({
   empty: ReactNode;
 }) {
   const t = useT();
-  const { selectedResources, allResourcesSelected, handleSelectionChange } = useIndexResourceState(rows);
-  // Polaris gives a new selection handler after every change; the table gets one stable function so its rows (which
-  // read it from context) do not all re-render when one is selected.
-  const latest = useRef({ handleSelectionChange, selectedResources, allResourcesSelected });
-  latest.current = { handleSelectionChange, selectedResources, allResourcesSelected };
-  const onSelectionChange = useCallback<typeof handleSelectionChange>(
-    (...args) => latest.current.handleSelectionChange(...args),
-    [],
+  const [store] = useState(createRowSelectionStore);
+  const count = useSyncExternalStore(store.subscribe, store.count, () => 0);
+  const selectedItemsCount = useDeferredValue(count);
+
+  // Polaris's calls, applied to the store against the page's rows in their order (shift-click ranges are positions).
+  const rowIds = useMemo(() => rows.map((row) => row.id), [rows]);
+  const onSelectionChange = useCallback<NonNullable<IndexTableProps["onSelectionChange"]>>(
+    (kind, selecting, target) => store.change(`${kind}`, selecting, target, rowIds),
+    [store, rowIds],
   );
-  const selected = useMemo(() => new Set(selectedResources), [selectedResources]);
-  const selectedItemsCount = useDeferredValue<number | "All">(allResourcesSelected ? "All" : selectedResources.length);
 
   // The table's other props keep their identity between selections: a selection changes the selection only.
   const resourceName = useMemo(
@@ -259,48 +274,58 @@ function OrdersTable({
 
   // "Create labels" posts the selection to the preflight page: the ids of the ticked rows, or (every row of the page
   // ticked, then "select all") the list's search and filters, whose matching orders the server reads itself. The
-  // action reads the selection when clicked, so the bar's actions keep their identity (Polaris measures the bar's
-  // buttons again whenever they change).
+  // action reads the store when clicked, so the bar's actions keep their identity (Polaris measures the bar's buttons
+  // again whenever they change).
   const submit = useSubmit();
   const promotedBulkActions = useMemo(
     () => [
       {
         content: t("orders.bulk.create"),
         onAction: () =>
-          submit(
-            bulkSelectionForm({
-              all: latest.current.allResourcesSelected,
-              ids: latest.current.selectedResources,
-              params,
-            }),
-            {
-              method: "post",
-              action: "/app/bulk/new",
-            },
-          ),
+          submit(bulkSelectionForm({ ...store.selection(), params }), { method: "post", action: "/app/bulk/new" }),
       },
     ],
-    [t, submit, params],
+    [t, submit, store, params],
   );
 
-  return (
-    <IndexTable
-      resourceName={resourceName}
-      itemCount={rows.length}
-      selectedItemsCount={selectedItemsCount}
-      onSelectionChange={onSelectionChange}
-      promotedBulkActions={promotedBulkActions}
-      hasMoreItems={Boolean(next)}
-      paginatedSelectAllActionText={t("orders.bulk.selectAllMatching")}
-      paginatedSelectAllText={t("orders.bulk.allMatching", { max: BULK_JOB_MAX_ORDERS })}
-      emptyState={empty}
-      headings={headings}
-      pagination={pagination}
-    >
-      {rows.map((row, index) => (
-        <OrderRow key={row.id} row={row} position={index} selected={selected.has(row.id)} />
-      ))}
-    </IndexTable>
+  const rowElements = useMemo(
+    () => rows.map((row, index) => <OrderRow key={row.id} row={row} position={index} store={store} />),
+    [rows, store],
+  );
+  const paginatedSelectAllActionText = t("orders.bulk.selectAllMatching");
+  const paginatedSelectAllText = t("orders.bulk.allMatching", { max: BULK_JOB_MAX_ORDERS });
+  return useMemo(
+    () => (
+      <IndexTable
+        resourceName={resourceName}
+        itemCount={rows.length}
+        selectedItemsCount={selectedItemsCount}
+        onSelectionChange={onSelectionChange}
+        promotedBulkActions={promotedBulkActions}
+        hasMoreItems={Boolean(next)}
+        paginatedSelectAllActionText={paginatedSelectAllActionText}
+        paginatedSelectAllText={paginatedSelectAllText}
+        emptyState={empty}
+        headings={headings}
+        pagination={pagination}
+      >
+        {rowElements}
+      </IndexTable>
+    ),
+    [
+      resourceName,
+      rows.length,
+      selectedItemsCount,
+      onSelectionChange,
+      promotedBulkActions,
+      next,
+      paginatedSelectAllActionText,
+      paginatedSelectAllText,
+      empty,
+      headings,
+      pagination,
+      rowElements,
+    ],
   );
 }
 
