@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches, useRouteLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useEffect } from "react";
 import { localeFromRequest } from "./i18n/locale";
 import { POLARIS_DICTIONARY_URLS } from "./i18n/polaris";
 import { LocaleContext, MessagesContext, translatorFor } from "./i18n/translate";
@@ -33,6 +34,11 @@ export default function App() {
   const { locale, messages } = useLoaderData<typeof loader>();
   // The app's pages (under the layout) render Polaris: entry.client reads this file before hydrating (decision 0189).
   const appPage = useMatches().some((match) => match.id === "routes/app");
+  // Says the page is live (React hydrated it and its handlers listen): a key pressed before that reaches no handler.
+  // Browser journeys and monitors wait for it; nothing in the app reads it.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang={locale}>
       <head>

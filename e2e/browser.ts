@@ -76,6 +76,9 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
       // when the page moves on first (a submit, a new document). Nothing the merchant asked for failed. Any other
       // answer of it (an HTTP error) still counts below.
       if (errorText === "net::ERR_ABORTED" && new URL(request.url()).pathname === "/__manifest") return;
+      // Remix aborts a page's data load (`….data`) that a newer one supersedes: the merchant submits while the
+      // progress page's refresh is under way, or navigates on. The newer load answers; an HTTP error still counts.
+      if (errorText === "net::ERR_ABORTED" && request.method() === "GET" && new URL(request.url()).pathname.endsWith(".data")) return;
       problems.push(`failed request: ${request.method()} ${request.url()} (${errorText})`);
     });
     page.on("response", (response) => {

@@ -13,6 +13,9 @@ export function words(lang: Lang) {
 /** The page settled after loading: no request under way (only meaningful after a document load). */
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState("networkidle");
+  // A page the app rendered on the server is live once React has hydrated it (app/root.tsx marks <html>); on a loaded
+  // machine that can be seconds after the network went quiet.
+  await page.waitForFunction(() => !("__remixContext" in window) || document.documentElement.dataset.hydrated === "true", undefined, { timeout: 60_000 });
 }
 
 /**
