@@ -29,7 +29,7 @@ import type { GenerateOutcome } from "../labels/purchase.server";
 import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
 import { createTtlCache, type TtlCache } from "../ttl-cache";
 import { finishJobIfDone } from "./bulk-jobs.server";
-import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type BulkItemPayload } from "./item-job";
+import { accountSemaphoreKey, ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type BulkItemPayload } from "./item-job";
 import { LocalGate } from "./local-gate";
 import { openOrderDraft } from "./order-draft.server";
 import { blockedReason, type Reason } from "./reasons";
@@ -64,7 +64,7 @@ export type ItemRunResult = "skipped" | "LABELLED" | "BLOCKED" | "REFUSED" | "PE
 /** The account the service sees: shops that saved the same login share its concurrency. */
 async function accountKey(db: PrismaClient, shop: string, environment: string): Promise<string> {
   const account = await db.labelServiceAccount.findUnique({ where: { shop_environment: { shop, environment } }, select: { email: true } });
-  return `label-service:${environment}:${account ? account.email.trim().toLowerCase() : `shop:${shop}`}`;
+  return accountSemaphoreKey(environment, account?.email ?? null, shop);
 }
 
 type Service = Awaited<ReturnType<LabelContext["service"]>>;
