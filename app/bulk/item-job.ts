@@ -19,6 +19,14 @@ export const ITEM_QUEUE_RETRY_LIMIT = 20;
 /** Retryable refusals (429) tried again before the item is REFUSED. */
 export const ITEM_REFUSAL_RETRIES = 4;
 
+/**
+ * The semaphore key of a label-service account (the database semaphore limits calls at once per account, across
+ * instances): shops that saved the same login share it; a shop without a saved login has its own.
+ */
+export function accountSemaphoreKey(environment: string, email: string | null, shop: string): string {
+  return `label-service:${environment}:${email === null ? `shop:${shop}` : email.trim().toLowerCase()}`;
+}
+
 /** The singleton key of an item's queue job: one queued or active run per item (per retry round). */
 export function itemJobKey(bulkJobId: string, orderId: string, round = 0): string {
   return round === 0 ? `${bulkJobId}:${orderId}` : `${bulkJobId}:${orderId}:r${round}`;

@@ -128,7 +128,7 @@ export async function slotsTaken(db: PrismaClient, shop: string, ids: readonly s
 /** Sender per location (decision 0115): the first label of each order labelled per location (a location's slot). */
 export async function locationLabels(db: PrismaClient, shop: string, ids: readonly string[]) {
   const attempts = await db.purchaseAttempt.findMany({
-    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, orderSlot: { contains: "|gid://shopify/Location/" }, labelId: { not: null } },
+    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, locationId: { not: null }, labelId: { not: null } },
     include: { label: true },
     orderBy: { createdAt: "asc" },
   });

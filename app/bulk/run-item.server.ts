@@ -27,8 +27,9 @@ import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchIsDevelopmentStore } from "../shopify/operations/shop-plan";
 import type { GenerateOutcome } from "../labels/purchase.server";
 import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
+import { createTtlCache, type TtlCache } from "../ttl-cache";
 import { finishJobIfDone } from "./bulk-jobs.server";
-import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type BulkItemPayload } from "./item-job";
+import { accountSemaphoreKey, ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type BulkItemPayload } from "./item-job";
 import { LocalGate } from "./local-gate";
 import { openOrderDraft } from "./order-draft.server";
 import { blockedReason, type Reason } from "./reasons";
@@ -63,7 +64,7 @@ export type ItemRunResult = "skipped" | "LABELLED" | "BLOCKED" | "REFUSED" | "PE
 /** The account the service sees: shops that saved the same login share its concurrency. */
 async function accountKey(db: PrismaClient, shop: string, environment: string): Promise<string> {
   const account = await db.labelServiceAccount.findUnique({ where: { shop_environment: { shop, environment } }, select: { email: true } });
-  return `label-service:${environment}:${account ? account.email.trim().toLowerCase() : `shop:${shop}`}`;
+  return accountSemaphoreKey(environment, account?.email ?? null, shop);
 }
 
 type Service = Awaited<ReturnType<LabelContext["service"]>>;
@@ -123,20 +124,13 @@ function throttledService(service: Service, take: () => Promise<{ release(): Pro
 /** How long a job keeps the shop's plan (whether test labels may reach Shopify) before reading it again. */
 export const SHOP_PLAN_KEPT_MS = 60_000;
 
-const plans = new WeakMap<BulkRunDeps, Map<string, { readAtMs: number; value: Promise<boolean> }>>();
+const plans = new WeakMap<BulkRunDeps, TtlCache<boolean>>();
 /** The shop's plan for one job, read at most once per SHOP_PLAN_KEPT_MS (a failed read is not kept). */
 function jobPlan(deps: BulkRunDeps, jobId: string, admin: AdminGraphqlClient): () => Promise<boolean> {
   return () => {
     let byJob = plans.get(deps);
-    if (!byJob) plans.set(deps, (byJob = new Map()));
-    const nowMs = Date.now();
-    const kept = byJob.get(jobId);
-    if (kept && nowMs - kept.readAtMs < SHOP_PLAN_KEPT_MS) return kept.value;
-    for (const [id, entry] of byJob) if (nowMs - entry.readAtMs >= SHOP_PLAN_KEPT_MS) byJob.delete(id);
-    const value = fetchIsDevelopmentStore(admin);
-    byJob.set(jobId, { readAtMs: nowMs, value });
-    value.catch(() => byJob.delete(jobId));
-    return value;
+    if (!byJob) plans.set(deps, (byJob = createTtlCache<boolean>({ ttlMs: SHOP_PLAN_KEPT_MS })));
+    return byJob.get(jobId, () => fetchIsDevelopmentStore(admin));
   };
 }
 

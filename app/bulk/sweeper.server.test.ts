@@ -19,8 +19,8 @@ import { createPgBossQueue } from "../jobs/pgboss-queue.server";
 import type { JobQueue } from "../jobs/types";
 import { orderSlot } from "../labels/purchase.server";
 import { defaultShippingSettings } from "../shipping/settings";
-import { BULK_LABEL_ITEM_JOB } from "./item-job";
-import { MAX_SWEEPS, sweepRunningItems, sweepStaleAfterMs } from "./sweeper.server";
+import { BULK_LABEL_ITEM_JOB, itemJobKey } from "./item-job";
+import { MAX_SWEEPS, sweepQueuedItems, sweepRunningItems, sweepStaleAfterMs } from "./sweeper.server";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -109,15 +109,15 @@ describe.each([
     await db.bulkJob.deleteMany();
   });
 
-  /** A job with one item per order, all RUNNING (as a killed worker leaves them). */
-  async function job(orders: string[], status: "RUNNING" | "CANCELLED" = "RUNNING") {
+  /** A job with one item per order, all RUNNING (as a killed worker leaves them) unless told otherwise. */
+  async function job(orders: string[], status: "RUNNING" | "CANCELLED" = "RUNNING", itemStatus: "RUNNING" | "QUEUED" = "RUNNING") {
     const created = await db.bulkJob.create({
       data: {
         shop: SHOP,
         environment: "staging",
         status,
         settingsJson: JSON.stringify(defaultShippingSettings),
-        items: { create: orders.map((orderId, position) => ({ shop: SHOP, orderId, orderName: `#${position + 1}`, position, status: "RUNNING", attempts: 1 })) },
+        items: { create: orders.map((orderId, position) => ({ shop: SHOP, orderId, orderName: `#${position + 1}`, position, status: itemStatus, attempts: itemStatus === "RUNNING" ? 1 : 0 })) },
       },
     });
     return created.id;
@@ -125,6 +125,7 @@ describe.each([
   const item = (jobId: string, orderId: string) => db.bulkJobItem.findFirstOrThrow({ where: { jobId, orderId } });
   const later = () => Date.now() + STALE_MS + 5_000;
   const sweep = (now = later) => sweepRunningItems({ db, queue: fixture.queue, staleAfterMs: STALE_MS, now });
+  const sweepQueued = (now = later) => sweepQueuedItems({ db, queue: fixture.queue, staleAfterMs: STALE_MS, now });
   async function attempt(orderId: string, status: string) {
     return db.purchaseAttempt.create({
       data: { shop: SHOP, orderId, orderName: "#1", environment: "staging", customReference: `ref-${orderId}`, orderSlot: orderSlot(SHOP, orderId, 1), status, requestJson: "{}" },
@@ -199,5 +200,52 @@ describe.each([
     }
     expect(Object.values((await sweep()).swept)).toEqual(["refused"]);
     expect(await item(id, "o1")).toMatchObject({ status: "REFUSED", reasonJson: expect.stringContaining("item_stalled") });
+  });
+
+  // Order ids of their own below: a queue job enqueued by a test above may still run meanwhile.
+  const ours = () => runs.filter((orderId) => orderId.startsWith("q"));
+  async function waitForOurs(count: number) {
+    for (let i = 0; i < 200 && ours().length < count; i++) await sleep(25);
+  }
+  it("an item left QUEUED whose queue job is gone is queued again, with a queue job that runs it", async () => {
+    const id = await job(["q1"], "RUNNING", "QUEUED");
+    expect((await sweepQueued()).swept).toEqual({ [(await item(id, "q1")).id]: "requeued" });
+    await waitForOurs(1);
+    expect(ours()).toEqual(["q1"]);
+    expect((await item(id, "q1")).status).toBe("QUEUED");
+  });
+
+  it("an item QUEUED whose queue job still waits (delayed, or for a retry) is left alone", async () => {
+    const id = await job(["q1", "q2"], "RUNNING", "QUEUED");
+    await fixture.queue.enqueue(BULK_LABEL_ITEM_JOB, { shop: SHOP, payload: { bulkJobId: id, orderId: "q1" } }, { delayMs: 60_000, singletonKey: itemJobKey(id, "q1") });
+    // Another shop's job for an item of the same ids is not this item's.
+    await fixture.queue.enqueue(BULK_LABEL_ITEM_JOB, { shop: "b.myshopify.com", payload: { bulkJobId: id, orderId: "q2" } }, { delayMs: 60_000 });
+    expect((await sweepQueued()).swept).toEqual({ [(await item(id, "q2")).id]: "requeued" });
+    await waitForOurs(1);
+    await sleep(300);
+    expect(ours()).toEqual(["q2"]);
+  });
+
+  it("an item QUEUED within its time is left alone, its job or not", async () => {
+    await job(["q1"], "RUNNING", "QUEUED");
+    expect((await sweepQueued(() => Date.now() + STALE_MS - 5_000)).swept).toEqual({});
+  });
+
+  it("two sweepers at once queue a lost item once", async () => {
+    await job(["q1", "q2"], "RUNNING", "QUEUED");
+    const [a, b] = await Promise.all([sweepQueued(), sweepQueued()]);
+    expect(Object.keys(a.swept).length + Object.keys(b.swept).length).toBe(2);
+    await waitForOurs(2);
+    await sleep(300);
+    expect(ours().sort()).toEqual(["q1", "q2"]);
+  });
+
+  it("a RUNNING item handed back is not queued a second time by the QUEUED pass", async () => {
+    await job(["q1"]);
+    expect(Object.values((await sweep()).swept)).toEqual(["queued"]);
+    expect((await sweepQueued(() => Date.now() + 1_000)).swept).toEqual({});
+    await waitForOurs(1);
+    await sleep(300);
+    expect(ours()).toEqual(["q1"]);
   });
 });

@@ -16,12 +16,18 @@
  * transaction as its enqueue: an item that moved meanwhile (its run finished, another instance swept it) is left
  * alone, and a sweep that dies leaves the item RUNNING for the next pass. A live run that was only slow is safe to
  * hand back too: labelOrder's slot never buys twice, and the slower run's own update finds the item moved on.
+ *
+ * Items left QUEUED are swept too (decision 0196): one QUEUED for longer than `staleAfterMs` whose queue job is gone
+ * (its enqueue failed after the row was written, its queue row was deleted, its job ended without running it) would
+ * wait forever. The queue is asked which items of the shop still have a job to run (`livePayloads`); an item with none
+ * gets a fresh queue job, by the same conditional update in the same transaction. Its run goes through labelOrder, whose
+ * slot reports a label or a purchase in flight instead of buying twice.
  */
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { JobQueue } from "../jobs/types";
 import { orderSlot } from "../labels/purchase.server";
 import { finishJobIfDone } from "./bulk-jobs.server";
-import { BULK_LABEL_ITEM_JOB, ITEM_QUEUE_RETRY_LIMIT, itemJobKey } from "./item-job";
+import { BULK_LABEL_ITEM_JOB, bulkItemPayloadSchema, ITEM_QUEUE_RETRY_LIMIT, itemJobKey } from "./item-job";
 import type { Reason } from "./reasons";
 
 /** Sweeps of one item before it ends REFUSED (each sweep follows a run that never finished). */
@@ -32,14 +38,14 @@ const OPEN_ATTEMPT_STATUSES = ["PENDING", "UNKNOWN", "NEEDS_REVIEW"];
 
 export interface SweepDeps {
   db: PrismaClient;
-  queue: Pick<JobQueue, "enqueue">;
-  /** An item RUNNING without change for longer than this lost its worker. */
+  queue: Pick<JobQueue, "enqueue" | "livePayloads">;
+  /** An item RUNNING without change for longer than this lost its worker; one QUEUED this long is checked for its queue job. */
   staleAfterMs: number;
   now?: () => number;
   log?: (message: string) => void;
 }
 
-export type SweepAction = "pending" | "queued" | "cancelled" | "refused";
+export type SweepAction = "pending" | "queued" | "cancelled" | "refused" | "requeued";
 
 export interface SweepResult {
   /** Item id -> what was done with it (items that moved meanwhile are absent). */
@@ -125,5 +131,52 @@ export async function sweepRunningItems(deps: SweepDeps, options: { limit?: numb
     deps.log?.(`bulk item ${item.id} (job ${item.jobId}, ${item.orderName}) was RUNNING since ${item.updatedAt.toISOString()}: ${action}`);
   }
   for (const jobId of finished) await finishJobIfDone(db, jobId);
+  return { swept };
+}
+
+/** The singleton key of the new queue job of an item found QUEUED without one: unique to the row as it was read. */
+export function requeuedJobKey(bulkJobId: string, orderId: string, readAt: Date): string {
+  return `${itemJobKey(bulkJobId, orderId)}:q${readAt.getTime()}`;
+}
+
+/** One pass over the items QUEUED for longer than `staleAfterMs` (at most `limit`): those without a queue job get one. */
+export async function sweepQueuedItems(deps: SweepDeps, options: { limit?: number } = {}): Promise<SweepResult> {
+  const { db } = deps;
+  const now = deps.now?.() ?? Date.now();
+  const waiting = await db.bulkJobItem.findMany({
+    where: { status: "QUEUED", updatedAt: { lt: new Date(now - deps.staleAfterMs) } },
+    orderBy: { updatedAt: "asc" },
+    take: options.limit ?? 200,
+  });
+  const swept: Record<string, SweepAction> = {};
+  const itemKey = (jobId: string, orderId: string) => JSON.stringify([jobId, orderId]);
+  const liveByShop = new Map<string, Set<string>>();
+  for (const item of waiting) {
+    let live = liveByShop.get(item.shop);
+    if (!live) {
+      // Read once per shop and pass, after the items: a job enqueued since is seen, one finished since is not needed.
+      const payloads = await deps.queue.livePayloads(BULK_LABEL_ITEM_JOB, item.shop);
+      live = new Set(payloads.flatMap((payload) => {
+        const parsed = bulkItemPayloadSchema.safeParse(payload);
+        return parsed.success ? [itemKey(parsed.data.bulkJobId, parsed.data.orderId)] : [];
+      }));
+      liveByShop.set(item.shop, live);
+    }
+    if (live.has(itemKey(item.jobId, item.orderId))) continue;
+    const moved = await db.$transaction(async (tx) => {
+      // The row as read (still QUEUED, same updatedAt): an item that moved meanwhile, or another sweeper's, is left alone.
+      const updated = await tx.bulkJobItem.updateMany({ where: { id: item.id, status: "QUEUED", updatedAt: item.updatedAt }, data: { status: "QUEUED", finishedAt: null } });
+      if (updated.count === 0) return false;
+      await deps.queue.enqueue(
+        BULK_LABEL_ITEM_JOB,
+        { shop: item.shop, payload: { bulkJobId: item.jobId, orderId: item.orderId } },
+        { tx, singletonKey: requeuedJobKey(item.jobId, item.orderId, item.updatedAt), retryLimit: ITEM_QUEUE_RETRY_LIMIT },
+      );
+      return true;
+    });
+    if (!moved) continue;
+    swept[item.id] = "requeued";
+    deps.log?.(`bulk item ${item.id} (job ${item.jobId}, ${item.orderName}) was QUEUED since ${item.updatedAt.toISOString()} without a queue job: queued again`);
+  }
   return { swept };
 }

@@ -111,7 +111,7 @@ export async function bulkJobLabelIds(db: PrismaClient, shop: string, bulkJobId:
   const ids = items.flatMap((item) => (item.labelId ? [item.labelId] : []));
   // An order shipping from several locations has a label per location (decision 0115); the item names the first.
   const siblings = await db.label.findMany({
-    where: { shop, orderId: { in: items.map((item) => item.orderId) }, id: { notIn: ids }, attempt: { is: { orderSlot: { contains: "|gid://shopify/Location/" } } } },
+    where: { shop, orderId: { in: items.map((item) => item.orderId) }, id: { notIn: ids }, attempt: { is: { locationId: { not: null } } } },
     select: { id: true, orderId: true },
     orderBy: { createdAt: "asc" },
   });

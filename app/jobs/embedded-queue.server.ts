@@ -134,6 +134,15 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
       await ensureSchedule(db, name, options.everyMs, now());
       recurring.set(name, options);
     },
+    async livePayloads(name: string, shop: string) {
+      const rows = await db.query<{ payload: string }>(sql`SELECT "payload" FROM "Job"
+        WHERE "name" = ${name} AND "shop" = ${shop} AND "state" IN ('queued', 'active')`);
+      return rows.map((row) => JSON.parse(row.payload) as JsonValue);
+    },
+    async forgetShop(shop: string) {
+      // A running job's row goes too: its handler finds nothing of the shop, and its settle updates no row.
+      return db.execute(sql`DELETE FROM "Job" WHERE "shop" = ${shop}`);
+    },
     async start() {
       loop.start();
     },

@@ -239,6 +239,20 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
       await ensureSchedule(db, name, options.everyMs, now());
       recurring.set(name, options);
     },
+    async livePayloads(name: string, shop: string) {
+      await ensureQueue(name);
+      // created, retry and active sort before completed in pg-boss's state enum.
+      const rows = await db.query<{ payload: JsonValue }>(
+        sql`SELECT data->'payload' AS payload FROM ${rawSql(schema)}.job WHERE name = ${name} AND data->>'shop' = ${shop} AND state < 'completed'`,
+      );
+      return rows.map((row) => row.payload);
+    },
+    async forgetShop(shop: string) {
+      // pg-boss keeps finished jobs in its archive: both hold the shop in the job's data.
+      const jobs = await db.execute(sql`DELETE FROM ${rawSql(schema)}.job WHERE data->>'shop' = ${shop}`);
+      const archived = await db.execute(sql`DELETE FROM ${rawSql(schema)}.archive WHERE data->>'shop' = ${shop}`);
+      return jobs + archived;
+    },
     async start() {
       await ready();
       loop.start();

@@ -212,4 +212,42 @@ describe.each(ADAPTERS)("job queue: $label", ({ setup }) => {
     await sleep(300);
     expect(later).toEqual([]);
   });
+
+  it("lists the payloads of a shop's jobs still to run, by name: queued, delayed, running; not finished ones", async () => {
+    const queue = await adapter.makeQueue();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const started: unknown[] = [];
+    await queue.work("item", async (job) => {
+      started.push(job.payload);
+      if (job.payload === "running") await held;
+    });
+    await queue.start();
+    await queue.enqueue("item", { shop: "a", payload: "done" });
+    await waitFor(() => started.includes("done"), "the finished job");
+    await queue.enqueue("item", { shop: "a", payload: "running" });
+    await waitFor(() => started.includes("running"), "the running job");
+    await queue.enqueue("item", { shop: "a", payload: { later: 1 } }, { delayMs: 60_000 });
+    await queue.enqueue("item", { shop: "b", payload: "other shop" }, { delayMs: 60_000 });
+    await queue.enqueue("other-name", { shop: "a", payload: "other name" }, { delayMs: 60_000 });
+    await sleep(100);
+    expect((await queue.livePayloads("item", "a")).map((payload) => JSON.stringify(payload)).sort()).toEqual(['"running"', '{"later":1}']);
+    expect(await queue.livePayloads("item", "b")).toEqual(["other shop"]);
+    release();
+  });
+
+  it("forgets a shop: every job of it is deleted, whatever its state, and no other shop's", async () => {
+    const queue = await adapter.makeQueue();
+    const ran: unknown[] = [];
+    await queue.work("item", async (job) => void ran.push(job.payload));
+    await queue.start();
+    await queue.enqueue("item", { shop: "a", payload: "done" });
+    await waitFor(() => ran.length === 1, "the finished job");
+    await queue.enqueue("item", { shop: "a", payload: "later" }, { delayMs: 60_000 });
+    await queue.enqueue("item", { shop: "b", payload: "kept" }, { delayMs: 60_000 });
+    expect(await queue.forgetShop("a")).toBeGreaterThanOrEqual(2);
+    expect(await queue.livePayloads("item", "a")).toEqual([]);
+    expect(await queue.livePayloads("item", "b")).toEqual(["kept"]);
+    expect(await queue.forgetShop("a")).toBe(0);
+  });
 });

@@ -66,6 +66,10 @@ export interface JobQueue {
   work<P extends JsonValue>(name: string, handler: JobHandler<P>, options?: WorkOptions): Promise<void>;
   /** Enqueues `name` every `everyMs` across all instances together, never while a previous run is queued or active. */
   recurring(name: string, options: RecurringOptions): Promise<void>;
+  /** The payloads of the shop's jobs of this name still to run: queued (also delayed, or waiting for a retry) or running. */
+  livePayloads(name: string, shop: string): Promise<JsonValue[]>;
+  /** Deletes every job of this shop, whatever its state (shop/redact: nothing of an erased shop stays). */
+  forgetShop(shop: string): Promise<number>;
   start(): Promise<void>;
   /** Stops taking jobs and waits up to `graceMs` for running handlers; the ones still running are left to their lease. */
   stop(options?: StopOptions): Promise<void>;

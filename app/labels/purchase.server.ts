@@ -208,6 +208,7 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
         customReference,
         orderSlot: slot,
         labelIndex,
+        locationId: input.location ?? null,
         fulfillmentOrderId: input.fulfillmentOrderId ?? null,
         status: ATTEMPT.PENDING,
         // The recipient is sealed at rest (decision 0172); carrier, parcel and customs lines stay readable.

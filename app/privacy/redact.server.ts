@@ -4,6 +4,9 @@
  */
 import type { Label, PrismaClient, PurchaseAttempt } from "../generated/prisma/client";
 
+import { accountSemaphoreKey } from "../bulk/item-job";
+import type { JobQueue } from "../jobs/types";
+import { LABEL_ENVIRONMENTS } from "../labels/environments";
 import type { SecretBox } from "../security/secret-box.server";
 import { openRequest, sealedRecipient, snapshotBox } from "./snapshot-seal.server";
 
@@ -67,9 +70,32 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, order
   return (await redactRows(db, { labels, attempts }, new Date())).labels;
 }
 
-/** shop/redact: everything the app stored for the shop. */
-export async function deleteShopData(db: PrismaClient, shop: string): Promise<void> {
+/**
+ * The semaphore keys only this shop used: its own key in each environment, and its saved accounts' keys unless another
+ * shop saved the same login (that key is theirs too). Slots are transient leases; a crashed holder's may be left.
+ */
+async function shopSemaphoreKeys(db: PrismaClient, shop: string): Promise<string[]> {
+  const accounts = await db.labelServiceAccount.findMany({ where: { shop }, select: { environment: true, email: true } });
+  const others = await db.labelServiceAccount.findMany({ where: { NOT: { shop } }, select: { environment: true, email: true } });
+  const sharedKeys = new Set(others.map((other) => accountSemaphoreKey(other.environment, other.email, "")));
+  return [
+    ...LABEL_ENVIRONMENTS.map((environment) => accountSemaphoreKey(environment, null, shop)),
+    ...accounts.map((account) => accountSemaphoreKey(account.environment, account.email, shop)).filter((key) => !sharedKeys.has(key)),
+  ];
+}
+
+/**
+ * shop/redact: every row the app stored for the shop (every model with a `shop` field, its semaphore slots, and the
+ * queue's jobs when the queue keeps them outside these tables, as pg-boss does). Safe to run again.
+ */
+export async function deleteShopData(db: PrismaClient, shop: string, options: { queue?: Pick<JobQueue, "forgetShop"> | null } = {}): Promise<void> {
+  const semaphoreKeys = await shopSemaphoreKeys(db, shop);
   await db.$transaction([
+    db.bulkJobItem.deleteMany({ where: { shop } }),
+    db.bulkJob.deleteMany({ where: { shop } }),
+    db.job.deleteMany({ where: { shop } }),
+    db.shopifyBucket.deleteMany({ where: { shop } }),
+    db.semaphoreSlot.deleteMany({ where: { key: { in: semaphoreKeys } } }),
     db.purchaseAttempt.deleteMany({ where: { shop } }),
     db.label.deleteMany({ where: { shop } }),
     db.printFile.deleteMany({ where: { shop } }),
@@ -82,4 +108,5 @@ export async function deleteShopData(db: PrismaClient, shop: string): Promise<vo
     db.customsDescription.deleteMany({ where: { shop } }),
     db.session.deleteMany({ where: { shop } }),
   ]);
+  await options.queue?.forgetShop(shop);
 }

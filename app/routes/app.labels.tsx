@@ -15,7 +15,7 @@ import { HISTORY_STATUSES, type HistoryStatus } from "../labels/status";
 import { AppErrorPage } from "../components/AppErrorPage";
 import { formatDateTime, nextDay, startOfDayIn } from "../i18n/dates";
 import { dateContextFor } from "../i18n/dates.server";
-import { carrierDisplayName } from "../labels/carriers";
+import { carrierDisplayName } from "../shipping/carriers";
 
 const filtersSchema = z.object({
   status: z.enum(HISTORY_STATUSES).optional().catch(undefined),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wantsEnglishCustomsDescriptions } from "../labels/carriers";
+import { wantsEnglishCustomsDescriptions } from "./carriers";
 import { checkCustomsDescription, suggestCustomsDescription } from "./customs-descriptions";
 import { mapOrderToLabelRequest } from "./map";
 import { defaultShippingSettings } from "./settings";

@@ -1,5 +1,6 @@
 export * from "./address";
 export * from "./address-problems";
+export * from "./carriers";
 export * from "./customs";
 export * from "./fulfillment-orders";
 export * from "./map";
@@ -10,5 +11,3 @@ export * from "./problems";
 export * from "./services";
 export * from "./settings";
 export * from "./units";
-/** `<YYYYMMDD>-<counter>`; the purchase layer allocates the counter, the mapper takes the result as input. */
-export { formatReference as formatCustomReference } from "../labels/references";

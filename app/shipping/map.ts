@@ -19,7 +19,7 @@ import { problem, type ProblemCode, type ProblemParams } from "./problem-texts";
 import { chooseService } from "./rules";
 import { isOffered, serviceNotOfferedProblem, type OfferedService } from "./services";
 import { toGrams } from "./units";
-import { carrierDisplayName, wantsEnglishCustomsDescriptions } from "../labels/carriers";
+import { carrierDisplayName, wantsEnglishCustomsDescriptions } from "./carriers";
 import type { ServiceChoice } from "./service-choice";
 
 export interface DraftLine {

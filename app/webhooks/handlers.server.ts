@@ -4,6 +4,7 @@
  * and call `handleWebhook` with what the check returned: the shop here is one the signed body named.
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import type { JobQueue } from "../jobs/types";
 import { moduleLogger } from "../observability/logger.server";
 import { recordDataRequest } from "../privacy/data-request.server";
 import { deleteShopData, redactCustomerOrders } from "../privacy/redact.server";
@@ -11,7 +12,12 @@ import { scopesUpdateOnly, type SignedDelivery } from "./signed-delivery";
 
 export { normaliseTopic, type WebhookTopic } from "./signed-delivery";
 
-async function apply(db: PrismaClient, delivery: SignedDelivery, webhookId: string): Promise<void> {
+export interface WebhookDeps {
+  /** The running queue: shop/redact deletes the shop's jobs it keeps outside the app's tables (pg-boss). */
+  queue?: Pick<JobQueue, "forgetShop"> | null;
+}
+
+async function apply(db: PrismaClient, delivery: SignedDelivery, webhookId: string, deps: WebhookDeps): Promise<void> {
   const { shop } = delivery;
   switch (delivery.topic) {
     case "APP_UNINSTALLED":
@@ -40,23 +46,26 @@ async function apply(db: PrismaClient, delivery: SignedDelivery, webhookId: stri
       );
       return;
     case "SHOP_REDACT":
-      await deleteShopData(db, shop);
+      await deleteShopData(db, shop, { queue: deps.queue });
       return;
   }
 }
 
 /**
  * Runs a delivery once: a redelivery with the same X-Shopify-Webhook-Id is a no-op. The handlers are idempotent
- * anyway, so a crash between the work and the record only means the work is repeated harmlessly.
+ * anyway, so a crash between the work and the record only means the work is repeated harmlessly. shop/redact is not
+ * recorded: after it nothing of the shop is kept, not even that delivery (a redelivery deletes nothing more).
  */
 export async function handleWebhook(
   db: PrismaClient,
   webhookId: string,
   delivery: SignedDelivery,
+  deps: WebhookDeps = {},
 ): Promise<"handled" | "duplicate"> {
   const seen = await db.webhookDelivery.findUnique({ where: { webhookId } });
   if (seen) return "duplicate";
-  await apply(db, delivery, webhookId);
+  await apply(db, delivery, webhookId, deps);
+  if (delivery.topic === "SHOP_REDACT") return "handled";
   await db.webhookDelivery.upsert({
     where: { webhookId },
     create: { webhookId, shop: delivery.shop, topic: delivery.topic },

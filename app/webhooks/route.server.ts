@@ -1,5 +1,6 @@
 import db from "../db.server";
 import { moduleLogger } from "../observability/logger.server";
+import { runningQueue } from "../print/runtime.server";
 import { authenticate } from "../shopify.server";
 import { handleWebhook } from "./handlers.server";
 import { checkDelivery, type WebhookTopic } from "./signed-delivery";
@@ -18,7 +19,8 @@ export async function webhookAction(request: Request, expected: WebhookTopic): P
     return new Response(null, { status: 400 });
   }
   const started = performance.now();
-  await handleWebhook(db, webhookId, check.delivery);
+  const queue = check.delivery.topic === "SHOP_REDACT" ? await runningQueue() : null;
+  await handleWebhook(db, webhookId, check.delivery, { queue });
   moduleLogger("webhooks").info({ topic, shop, webhookId, durationMs: Math.round(performance.now() - started) }, "webhook handled");
   return new Response(null, { status: 200 });
 }

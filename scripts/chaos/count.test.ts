@@ -58,15 +58,31 @@ describe("countCampaign", () => {
   it("counts a label per location for an order shipping from two locations, and a second one at one location", () => {
     const lyon = "gid://shopify/Location/2";
     const evidence = clean();
-    evidence.attempts[0]!.orderSlot = `shop|${A}|1|gid://shopify/Location/1`;
+    evidence.attempts[0]!.locationId = "gid://shopify/Location/1";
     evidence.paidLabels.push({ id: "s2", customReference: "20261123-002" });
-    evidence.attempts.push(attempt("a2", A, "20261123-002", "CREATED", { labelId: "l2", orderSlot: `shop|${A}|1|${lyon}` }));
+    evidence.attempts.push(attempt("a2", A, "20261123-002", "CREATED", { labelId: "l2", locationId: lyon }));
     evidence.labels.push(label("l2", A, "s2", "T2"));
     evidence.shopify[0]!.fulfillments.push({ id: "f2", status: "SUCCESS", trackingNumbers: ["T2"] });
     expect(failures(countCampaign(evidence))).toEqual([]);
 
     evidence.paidLabels.push({ id: "s3", customReference: "20261123-003" });
-    evidence.attempts.push(attempt("a3", A, "20261123-003", "CREATED", { orderSlot: `shop|${A}|1|${lyon}` }));
+    evidence.attempts.push(attempt("a3", A, "20261123-003", "CREATED", { locationId: lyon }));
+    const verdict = countCampaign(evidence);
+    expect(verdict.duplicateLabels).toBe(1);
+    expect(verdict.details.duplicateLabels).toEqual([A]);
+  });
+
+  it("counts a label paid behind a refused attempt at one location as that location's second label (its slot was given back, its location is kept)", () => {
+    const paris = "gid://shopify/Location/1";
+    const lyon = "gid://shopify/Location/2";
+    const evidence = clean();
+    evidence.attempts[0]!.locationId = paris;
+    evidence.paidLabels.push({ id: "s2", customReference: "20261123-002" });
+    evidence.attempts.push(attempt("a2", A, "20261123-002", "CREATED", { labelId: "l2", locationId: lyon }));
+    evidence.labels.push(label("l2", A, "s2", "T2"));
+    evidence.shopify[0]!.fulfillments.push({ id: "f2", status: "SUCCESS", trackingNumbers: ["T2"] });
+    evidence.paidLabels.push({ id: "s3", customReference: "20261123-003" });
+    evidence.attempts.push(attempt("a3", A, "20261123-003", "REJECTED", { locationId: paris }));
     const verdict = countCampaign(evidence);
     expect(verdict.duplicateLabels).toBe(1);
     expect(verdict.details.duplicateLabels).toEqual([A]);

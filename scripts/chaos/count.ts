@@ -19,14 +19,8 @@ export interface AttemptRow {
   /** PENDING | CREATED | REJECTED | UNKNOWN | NEEDS_REVIEW */
   status: string;
   labelId: string | null;
-  /** The app's slot, `<shop>|<order>|<label number>[|<Location GID>]`: an order shipping from two locations has a slot per location (decision 0115). */
-  orderSlot?: string | null;
-}
-
-/** The location a slot is for ("" for an order shipping from one place). */
-function slotLocation(orderSlot: string | null | undefined): string {
-  const location = orderSlot?.split("|")[3] ?? "";
-  return location.startsWith("gid://shopify/Location/") ? location : "";
+  /** The location the attempt's label is for: an order shipping from two locations has a slot per location (decision 0115); null otherwise. */
+  locationId?: string | null;
 }
 
 /** A Label row (only what the verdict reads). */
@@ -218,7 +212,7 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
       orphans.push(paid);
       continue;
     }
-    const slot = `${attempt.orderId}|${attempt.labelIndex}|${slotLocation(attempt.orderSlot)}`;
+    const slot = `${attempt.orderId}|${attempt.labelIndex}|${attempt.locationId ?? ""}`;
     bySlot.set(slot, (bySlot.get(slot) ?? 0) + 1);
     slotOrder.set(slot, attempt.orderId);
     if (attempt.status === "REJECTED") paidButRefused.push(attempt.orderId);

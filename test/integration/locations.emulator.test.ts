@@ -142,6 +142,10 @@ describe("an order shipping from two locations", () => {
     expect(lyonFulfillment.lineItems.every((line) => line.fulfillmentOrderId === lyonFo.id)).toBe(true);
     const lyonLabel = await db.label.findFirstOrThrow({ where: { fulfillmentOrderId: lyonFo.id } });
     expect((openRequest(lyonLabel.requestSnapshotJson) as Sent).sender.city).toBe("Lyon");
+    // Each parcel's attempt names its location in its own column.
+    const attempts = await db.purchaseAttempt.findMany({ where: { labelId: { in: labels } }, select: { labelId: true, locationId: true } });
+    expect(attempts.map((attempt) => attempt.locationId).sort()).toEqual([PARIS, LYON].sort());
+    expect(attempts.find((attempt) => attempt.labelId === lyonLabel.id)?.locationId).toBe(LYON);
 
     // The job's print holds both parcels, though the item names only the first label.
     const job = await db.bulkJob.create({ data: { shop: DEMO_SHOP, environment: "staging", settingsJson: "{}" } });

@@ -1,11 +1,12 @@
 /**
  * Recurring (every RECONCILE_INTERVAL_MS, all instances together): bulk items left RUNNING by a worker that died are
- * handed back to the normal path (app/bulk/sweeper.server.ts). It enqueues on the queue that runs it, so it is
+ * handed back to the normal path, and items left QUEUED without a queue job get one (app/bulk/sweeper.server.ts,
+ * decisions 0132 and 0196). It enqueues on the queue that runs it, so it is
  * registered by startJobQueue once that queue exists.
  */
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { sweepRunningItems } from "../../bulk/sweeper.server";
+import { sweepQueuedItems, sweepRunningItems } from "../../bulk/sweeper.server";
 import { defineJob, type JobDefinition } from "../registry";
 import type { JobQueue } from "../types";
 
@@ -19,6 +20,7 @@ export function bulkSweepRunningJob(deps: { db: PrismaClient; queue: JobQueue; s
     retryLimit: 0,
     async handle() {
       await sweepRunningItems(deps);
+      await sweepQueuedItems(deps);
     },
   });
 }
