@@ -31,7 +31,7 @@ export type DatabaseBudgetConfig = {
   leaseMs?: number;
   /** A lease may take points the row does not have yet, up to this long of restore (default 250 ms). */
   aheadMs?: number;
-  /** What answers taught is written at most this long after the first of them (default 300 ms; 0: at once). */
+  /** What answers taught is written at most this long after the first of them (default 500 ms; 0: at once). */
   flushMs?: number;
   /** A lease no call has drawn on for this long goes back to the row (default 500 ms). */
   idleMs?: number;
@@ -93,7 +93,7 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Datab
   const grace = config.pendingGraceMs ?? 120_000;
   const leaseMs = config.leaseMs ?? 1000;
   const aheadMs = config.aheadMs ?? 250;
-  const flushMs = config.flushMs ?? 300;
+  const flushMs = config.flushMs ?? 500;
   const idleMs = config.idleMs ?? 500;
   const least = rawSql(config.dialect === "postgresql" ? "LEAST" : "MIN");
   const greatest = rawSql(config.dialect === "postgresql" ? "GREATEST" : "MAX");
