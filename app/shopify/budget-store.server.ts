@@ -265,7 +265,7 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Datab
       flushShop(shop, state, idle)
         .catch((error: unknown) => log.warn({ err: error, shop }, "shopify budget: could not write to the database"))
         .finally(() => schedule(shop, state));
-    }, flushMs);
+    }, flushMs > 0 ? flushMs : idleMs); // (answers written at once: the timer only gives an idle lease back)
     state.timer.unref?.();
   }
 
