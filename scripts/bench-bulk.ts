@@ -134,7 +134,7 @@ type Run = {
 };
 
 type Settings = { n: number; minMs: number; maxMs: number; concurrency: number };
-type WorkerResult = { userMs: number; systemMs: number; peakRss: number; loopDelayP99Ms: number; loopDelayMaxMs: number };
+type WorkerResult = { budgetStatements: number; userMs: number; systemMs: number; peakRss: number; loopDelayP99Ms: number; loopDelayMaxMs: number };
 
 /** One bulk job of `n` orders on `plan`: SQLite in this process, or PostgreSQL in child processes (two workers). */
 async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "postgresql"): Promise<Run> {
@@ -188,6 +188,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       for (const pending of workers) {
         const result = JSON.parse((await pending)[1]!) as WorkerResult;
         figures.userMs += result.userMs;
+        figures.budgetStatements += result.budgetStatements;
         figures.systemMs += result.systemMs;
         peakRssMb.push(result.peakRss / 1024 / 1024);
         figures.loopDelayP99Ms = Math.max(figures.loopDelayP99Ms, result.loopDelayP99Ms);
@@ -243,6 +244,8 @@ function report(run: Run, settings: Settings): void {
   console.log(
     `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / figures.wallMs) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / labelled).toFixed(1)} ms per label; peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay p99 ${figures.loopDelayP99Ms.toFixed(0)} ms, max ${figures.loopDelayMaxMs.toFixed(0)} ms`,
   );
+  const calls = [...run.points.values()].reduce((sum, points) => sum + points.calls, 0);
+  console.log(`  Shopify budget: ${figures.budgetStatements} SQL statements = ${(figures.budgetStatements / labelled).toFixed(2)} per label, ${(figures.budgetStatements / Math.max(1, calls)).toFixed(2)} per Admin call`);
   console.log(`  emulators' CPU: Shopify ${(run.emulatorCpuMs / 1000).toFixed(1)} s, label sandbox ${(run.sandboxCpuMs / 1000).toFixed(1)} s`);
 }
 

@@ -21,9 +21,27 @@ import { createLabelServiceClient } from "../../app/label-service";
 import type { LabelContext } from "../../app/labels/label-order.server";
 import { withShopifyBudget } from "../../app/shopify/admin-client";
 import { createDatabaseShopifyBudget } from "../../app/shopify/budget-store.server";
+import type { SqlTarget } from "../../app/jobs/sql.server";
 import { DEMO_ACCOUNT } from "../../emulators/label-sandbox/server";
 import { DEMO_SHOP, DEMO_TOKEN } from "../../emulators/shopify-admin/test-helpers";
 import { realAdminFor } from "../../test/helpers/real-admin";
+
+/** SQL statements the Shopify budget ran in this process (its database client wrapped, decision 0193). */
+export const budgetStatements = { count: 0 };
+
+/** The same client, counting every raw statement run through it (the budget uses only raw statements). */
+function countingTarget(db: PrismaClient): SqlTarget {
+  return {
+    $queryRaw: ((query: Parameters<PrismaClient["$queryRaw"]>[0]) => {
+      budgetStatements.count += 1;
+      return db.$queryRaw(query);
+    }) as PrismaClient["$queryRaw"],
+    $executeRaw: ((query: Parameters<PrismaClient["$executeRaw"]>[0]) => {
+      budgetStatements.count += 1;
+      return db.$executeRaw(query);
+    }) as PrismaClient["$executeRaw"],
+  };
+}
 
 export type BenchAppConfig = { databaseUrl: string; emulatorUrl: string; sandboxUrl: string; concurrency: number };
 
@@ -41,7 +59,7 @@ export async function benchApp(config: BenchAppConfig, options: { work: boolean 
   const admin = withShopifyBudget(await realAdminFor(config.emulatorUrl, db, DEMO_SHOP, DEMO_TOKEN), {
     shop: DEMO_SHOP,
     maxWaitMs: 120_000,
-    budget: createDatabaseShopifyBudget({ db, dialect }),
+    budget: createDatabaseShopifyBudget({ db: countingTarget(db), dialect }),
   });
   const service = createLabelServiceClient({
     shop: DEMO_SHOP,
@@ -90,6 +108,8 @@ export type JobFigures = {
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
   counts: Record<string, number>;
+  /** Statements of the Shopify budget in this process (the job's creator; the workers' are added by the caller). */
+  budgetStatements: number;
   notLabelled: [string, number][];
 };
 
@@ -103,6 +123,7 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
   delay.enable();
   let peakRss = process.memoryUsage().rss;
   const cpuStart = process.cpuUsage();
+  const statementsStart = budgetStatements.count;
   const start = performance.now();
   const created = await createBulkJob(app.context("staging", DEMO_SHIPPING_SETTINGS), { orderIds, staffUserId: null, queue: app.queue });
   const preflightMs = performance.now() - start;
@@ -132,6 +153,7 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
     loopDelayP99Ms: delay.percentile(99) / 1e6,
     loopDelayMaxMs: delay.max / 1e6,
     counts: { ...job.counts },
+    budgetStatements: budgetStatements.count - statementsStart,
     notLabelled: [...notLabelled],
   };
 }

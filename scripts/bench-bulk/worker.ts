@@ -11,7 +11,7 @@
  */
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { benchApp, runBulkJob, type BenchAppConfig } from "./app";
+import { benchApp, budgetStatements, runBulkJob, type BenchAppConfig } from "./app";
 
 const config = JSON.parse(process.env.BENCH_WORKER_CONFIG ?? "{}") as BenchAppConfig;
 
@@ -34,7 +34,7 @@ if (role === "creator" || role === "embedded") {
     const cpu = process.cpuUsage(cpuStart);
     clearInterval(sampler);
     delay.disable();
-    const result = { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, peakRss, loopDelayP99Ms: delay.percentile(99) / 1e6, loopDelayMaxMs: delay.max / 1e6 };
+    const result = { budgetStatements: budgetStatements.count, userMs: cpu.user / 1000, systemMs: cpu.system / 1000, peakRss, loopDelayP99Ms: delay.percentile(99) / 1e6, loopDelayMaxMs: delay.max / 1e6 };
     void app.close().finally(() => {
       console.log(`result ${JSON.stringify(result)}`);
       process.exit(0);
