@@ -244,7 +244,8 @@ export default function BulkJobProgress() {
               <Text as="h2" variant="headingMd">
                 {t("bulk.print.heading")}
               </Text>
-              <Text as="p">{plural(t, locale, "bulk.print.body", labelled)}</Text>
+              {/* Labels, not orders: an order shipping from two locations has two (the button counts the same). */}
+              <Text as="p">{plural(t, locale, "bulk.print.body", print.all.length)}</Text>
               {/* One file per label format (app/print): the whole job, or only the labels not printed yet. */}
               <InlineStack gap="200">
                 <Form method="post" action="/app/print">
