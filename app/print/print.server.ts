@@ -29,7 +29,7 @@ export type PrintSelection =
 
 /** A failure kept as data, translated when shown: `print.error.<code>` with these parameters. */
 export interface PrintProblem {
-  code: "fetch" | "unreadable" | "noLabels" | "tooMany" | "build" | "notFound" | "bulkUnavailable";
+  code: "fetch" | "unreadable" | "noLabels" | "tooMany" | "build" | "notFound" | "bulkUnavailable" | "voided" | "allVoided";
   params: Record<string, string | number>;
 }
 
@@ -174,14 +174,17 @@ export async function buildPrintFile(db: PrismaClient, printFileId: string, file
     if (labels.length === 0) throw new PrintRequestError({ code: "noLabels", params: {} });
     const source = { items: labels, load: (chunk: readonly PrintableLabel[]) => files.getMany(chunk) };
     const bytes = printKindOf(row.format) === "pdf" ? (await mergePdf(source)).bytes : await concatenateThermal(source);
-    return await db.printFile.update({
-      where: { id: row.id },
+    // Only a file still PENDING is completed (a second build of it, or one already settled, changes nothing). A label
+    // voided while this build ran is caught when the file is opened (download.server.ts, decision 0197).
+    await db.printFile.updateMany({
+      where: { id: row.id, status: "PENDING" },
       data: { status: "READY", content: Buffer.from(bytes), byteSize: bytes.byteLength, labelCount: labels.length },
     });
   } catch (error) {
     const problem = error instanceof PrintRequestError ? error.problem : problemOf(error);
-    return db.printFile.update({ where: { id: row.id }, data: { status: "FAILED", errorJson: JSON.stringify(problem) } });
+    await db.printFile.updateMany({ where: { id: row.id, status: "PENDING" }, data: { status: "FAILED", errorJson: JSON.stringify(problem) } });
   }
+  return db.printFile.findUniqueOrThrow({ where: { id: row.id } });
 }
 
 export async function listPrintFiles(db: PrismaClient, shop: string, ids?: readonly string[]): Promise<PrintFileView[]> {
