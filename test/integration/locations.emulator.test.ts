@@ -9,6 +9,7 @@ import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulat
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient } from "../../app/label-service";
 import { runPreflight } from "../../app/bulk/preflight.server";
+import { bulkReasonText } from "../../app/bulk/reasons";
 import { bulkJobLabelIds } from "../../app/bulk/ui-pages.server";
 import { labelContextFromAdmin } from "../../app/labels/context.server";
 import { labelEveryLocation } from "../../app/labels/every-location.server";
@@ -83,6 +84,32 @@ describe("an order shipping from two locations", () => {
     const preflight = await runPreflight(production, ["gid://shopify/Order/7100001062"]);
     expect(preflight.ready.map((entry) => entry.orderName)).toEqual(["#1062"]);
     expect(preflight.chargedLabels).toBe(2);
+  });
+
+  it("is blocked in a bulk job's preflight when a location other than the first cannot be labelled, naming it (en/fr)", async () => {
+    // Lyon's own sender has no street address: Lyon's parcel cannot be labelled, though Paris's (the first) can.
+    const noStreet = { ...context.settings, locationSenders: [{ locationId: LYON, locationName: "Entrepôt Lyon", sender: { ...LYON_SENDER, address1: "" } }] };
+    const preflight = await runPreflight({ ...context, settings: noStreet }, ["gid://shopify/Order/7100001062"]);
+    expect(preflight.ready).toEqual([]);
+    expect(preflight.blocked.map((entry) => entry.orderName)).toEqual(["#1062"]);
+    const reason = preflight.blocked[0]!.reasons[0]!;
+    expect(reason).toEqual({ code: "location_sender_incomplete", params: { location: "Entrepôt Lyon", fields: "address1" } });
+    expect(bulkReasonText(reason, "en")).toBe(
+      `The sender of parcels shipped from Entrepôt Lyon is incomplete (missing or invalid: street address). Complete it in Settings > Sender by location, or choose "Use the shop's sender" there, then retry.`,
+    );
+    expect(bulkReasonText(reason, "fr")).toContain("L'expéditeur des colis expédiés depuis Entrepôt Lyon est incomplet (manquant ou non valide : adresse)");
+    expect(preflight.groups.map((group) => group.orderNames)).toEqual([["#1062"]]);
+
+    // Lyon's parcel cannot be mapped: its sender's postcode is not one of its country.
+    const badZip = { ...context.settings, locationSenders: [{ locationId: LYON, locationName: "Entrepôt Lyon", sender: { ...LYON_SENDER, zip: "99999" } }] };
+    const second = await runPreflight({ ...context, settings: badZip }, ["gid://shopify/Order/7100001062"]);
+    const zipReason = second.blocked[0]!.reasons[0]!;
+    expect(zipReason).toMatchObject({ params: { problem: "sender_zip_invalid", location: "Entrepôt Lyon" } });
+    expect(bulkReasonText(zipReason, "en")).toMatch(/^Parcel shipped from Entrepôt Lyon: The sender postcode "99999" is not a valid postcode/);
+    expect(bulkReasonText(zipReason, "fr")).toMatch(/^Colis expédié depuis Entrepôt Lyon : /);
+
+    // With Lyon's sender as saved, both locations pass.
+    expect((await runPreflight(context, ["gid://shopify/Order/7100001062"])).ready.map((entry) => entry.orderName)).toEqual(["#1062"]);
   });
 
   it("gets one label per location (page: one location at a time), each fulfilling only its fulfillment order's lines, with its sender", async () => {
