@@ -14,6 +14,7 @@ import { bulkJobLabelIds } from "../../app/bulk/ui-pages.server";
 import { labelContextFromAdmin } from "../../app/labels/context.server";
 import { labelEveryLocation } from "../../app/labels/every-location.server";
 import { labelOrder, type LabelContext } from "../../app/labels/label-order.server";
+import { listParamsSchema, loadOrdersList } from "../../app/labels/orders-list.server";
 import { openRequest } from "../../app/privacy/snapshot-seal.server";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { shippingSettingsSchema } from "../../app/shipping/settings";
@@ -123,6 +124,11 @@ describe("an order shipping from two locations", () => {
     expect(lyon.label.fulfillmentOrderId).toBe(foAt(LYON).id);
     expect((openRequest(lyon.label.requestSnapshotJson) as Sent).sender).toMatchObject({ city: "Lyon", zip: "69003", company_name: "Maison Étiquette Lyon" });
 
+    // The orders list, between the two: partly labelled, still to label, its action creating Paris's label.
+    const row = async () => (await loadOrdersList({ db, admin: context.admin }, DEMO_SHOP, listParamsSchema.parse({ q: "1062" }))).rows.find((entry) => entry.name === "#1062");
+    expect((await row())?.view).toMatchObject({ status: "partly_labelled", primaryAction: "create", purchase: "first", progress: { labelled: 1, total: 2 } });
+    expect((await row())?.fulfillment).toBe("PARTIALLY_FULFILLED");
+
     const paris = await labelOrder(context, { orderId: "7100001062", location: PARIS });
     if (paris.kind !== "labelled") throw new Error(JSON.stringify(paris).slice(0, 1500));
     expect(paris.label.fulfillmentOrderId).toBe(foAt(PARIS).id);
@@ -138,6 +144,9 @@ describe("an order shipping from two locations", () => {
       expect(fulfillment.lineItems.map((line) => line.lineItemId).sort()).toEqual(foAt(location).lineItems.map((line) => line.lineItemId).sort());
     }
     expect(after.notifications).toHaveLength(2);
+    // Both labelled and shipped: labelled, in the Labelled tab (no longer one to ship).
+    const labelledTab = await loadOrdersList({ db, admin: context.admin }, DEMO_SHOP, listParamsSchema.parse({ q: "1062", tab: "labelled" }));
+    expect(labelledTab.rows.map((entry) => [entry.name, entry.view.status])).toEqual([["#1062", "fulfilled"]]);
 
     // Asked again, per location or for the whole order: each location's label is reported, nothing is bought.
     // A bulk job's preflight sees it as already labelled (nothing left to ship from either location).
