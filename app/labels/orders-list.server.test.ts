@@ -10,7 +10,7 @@ import { createTestDatabase } from "../../test/helpers/test-db";
 import { realAdminFor } from "../../test/helpers/real-admin";
 import { isEditableProblem, loadOrderLabel } from "./order-label.server";
 import { translator } from "../i18n/translate.server";
-import { listMatchingOrderIds, listParamsSchema, loadOrdersList } from "./orders-list.server";
+import { listMatchingOrderIds, listParamsSchema, loadOrdersList, locationProgress } from "./orders-list.server";
 import { deriveOrderLabelView, pageLabelFacts } from "./status";
 
 const database = createTestDatabase();
@@ -245,6 +245,20 @@ describe("an order shipping from two locations (decision 0115)", () => {
     await db.label.update({ where: { id: paris.id }, data: { voidState: "VOID" } });
     await db.purchaseAttempt.updateMany({ where: { labelId: paris.id }, data: { orderSlot: null } });
     expect(await listView(1062)).toMatchObject({ status: "partly_labelled", progress: { labelled: 1, total: 2 } });
+  });
+
+  it("counts locations from the fulfillment orders: cancelled and local-delivery ones never count, one shipped without a label is not waited for", () => {
+    const fo = (location: string, over: { status?: string; methodType?: string; fulfillable?: boolean } = {}) => ({
+      status: over.status ?? "OPEN",
+      deliveryMethod: { methodType: over.methodType ?? "SHIPPING" },
+      supportedActions: over.fulfillable === false ? [] : [{ action: "CREATE_FULFILLMENT" }],
+      assignedLocation: { name: location, location: { id: location } },
+    });
+    expect(locationProgress([fo(PARIS), fo(LYON)], [LYON])).toEqual({ labelled: 1, total: 2, toLabel: 1 });
+    expect(locationProgress([fo(PARIS, { status: "CLOSED", fulfillable: false }), fo(LYON)], [LYON])).toEqual({ labelled: 1, total: 2, toLabel: 0 });
+    expect(locationProgress([fo(PARIS, { status: "CANCELLED" }), fo(LYON)], [LYON])).toBeUndefined();
+    expect(locationProgress([fo(PARIS, { methodType: "LOCAL" }), fo(LYON)], [LYON])).toBeUndefined();
+    expect(locationProgress([fo(PARIS), fo(PARIS)], [PARIS])).toBeUndefined();
   });
 
   it("an order shipping from one location keeps its plain label view", async () => {
