@@ -49,6 +49,7 @@ async function label(shop: string, orderNumber: number, labelFormat = "PDF_10x15
 
 beforeEach(async () => {
   await db.printFile.deleteMany();
+  await db.purchaseAttempt.deleteMany();
   await db.label.deleteMany();
 });
 
@@ -177,6 +178,25 @@ describe("void labels (decision 0112)", () => {
     await db.label.update({ where: { id: other.id }, data: { voidState: "VOID" } });
     const built = await buildPrintFile(db, pending!.id, fakeFiles());
     expect(built).toMatchObject({ status: "READY", labelCount: 1 });
+  });
+});
+
+describe("printing an order shipping from two locations (decision 0115)", () => {
+  it("prints each location's label, and of an ordinary order its newest label only", async () => {
+    const located = async (orderNumber: number, location: string) => {
+      const row = await label(A, orderNumber);
+      await db.purchaseAttempt.create({
+        data: { shop: A, orderId: row.orderId, orderName: row.orderName, environment: "staging", customReference: row.customReference, status: "CREATED", requestJson: "{}", labelId: row.id, orderSlot: `${A}|${row.orderId}|1|${location}` },
+      });
+      return row;
+    };
+    const paris = await located(1044, "gid://shopify/Location/71000001");
+    const lyon = await located(1044, "gid://shopify/Location/71000002");
+    await label(A, 1050);
+    const newer = await label(A, 1050);
+    const chosen = await selectLabels(db, A, { kind: "orders", orderIds: ["gid://shopify/Order/1044", "gid://shopify/Order/1050"] });
+    expect(chosen.map((row) => row.id).sort()).toEqual([paris.id, lyon.id, newer.id].sort());
+    expect(chosen.every((row) => !("attempt" in row))).toBe(true);
   });
 });
 
