@@ -6,7 +6,8 @@
  * The orders are read through `readOrdersForPreflight` only, so a bulk operation (no rate-limit points) can replace
  * the per-order reads later without touching the rest.
  */
-import { labelsToBuy } from "../shipping/location-sender";
+import { labelsToBuy, settingsForLocation } from "../shipping/location-sender";
+import { splitLocations } from "../labels/location-label.server";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { LabelContext } from "../labels/label-order.server";
 import { firstPerPath } from "../labels/order-edit-fields";
@@ -14,12 +15,12 @@ import { checkOrderEdits, contractProblems, previewAsEdits } from "../labels/ord
 import { openFulfillmentOrderId, orderGid, PREVIEW_REFERENCE } from "../labels/order-label.server";
 import { orderSlot } from "../labels/purchase.server";
 import { mapOrderToLabelRequest, type OfferedService, type Problem, type ServiceChoice } from "../shipping";
-import type { ShippingSettings } from "../shipping/settings";
+import { senderSchema, type ShippingSettings } from "../shipping/settings";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchOrderForLabel, type OrderForLabel } from "../shopify/operations/order-for-label";
 import { readOrdersForLabel } from "../shopify/operations/orders-bulk";
 import { keepPreflightRead, takePreflightRead } from "./order-draft.server";
-import { blockedReason, causeKey, type Reason } from "./reasons";
+import { blockedReason, causeKey, locationReason, type Reason } from "./reasons";
 import { BULK_JOB_MAX_ORDERS, type BulkPreflight } from "./types";
 
 const ORDER_GID = /^gid:\/\/shopify\/Order\/[0-9]{1,20}$/;
@@ -95,11 +96,16 @@ export function orderProblems(order: OrderForLabel, settings: ShippingSettings, 
 }
 
 /** The order's problems, and who chose its carrier service (a shipping rule or the zone's default). */
-export function orderCheck(order: OrderForLabel, settings: ShippingSettings, offeredServices: readonly OfferedService[] | undefined): { problems: Problem[]; serviceChoice?: ServiceChoice } {
+export function orderCheck(
+  order: OrderForLabel,
+  settings: ShippingSettings,
+  offeredServices: readonly OfferedService[] | undefined,
+  fulfillmentOrderId: string | undefined = openFulfillmentOrderId(order),
+): { problems: Problem[]; serviceChoice?: ServiceChoice } {
   const mapped = mapOrderToLabelRequest({
     order,
     settings,
-    fulfillmentOrderId: openFulfillmentOrderId(order),
+    fulfillmentOrderId,
     customReference: PREVIEW_REFERENCE,
     offeredServices,
   });
@@ -123,6 +129,50 @@ export async function slotsTaken(db: PrismaClient, shop: string, ids: readonly s
     include: { label: true },
   });
   return new Map(attempts.map((attempt) => [attempt.orderId, attempt]));
+}
+
+/**
+ * What the preflight checks of one order. An order shipping from several locations is one label per location still to
+ * ship (decision 0115): each such location's parcel is mapped as `labelOrder` will map it (its first open fulfillment
+ * order, its sender), and the first location that blocks is the order's reason, naming the location. A location
+ * whose slot is held already (labelled, or a purchase under way) is not checked again. Any other order: as before.
+ */
+export function checkOrder(
+  order: OrderForLabel,
+  settings: ShippingSettings,
+  offeredServices: readonly OfferedService[] | undefined,
+  heldSlot: (location: string) => boolean,
+): { reason?: Reason; serviceChoice?: ServiceChoice } {
+  const locations = splitLocations(order);
+  if (!locations) {
+    const { problems, serviceChoice } = orderCheck(order, settings, offeredServices);
+    return problems.length > 0 ? { reason: blockedReason(problems), serviceChoice } : { serviceChoice };
+  }
+  let serviceChoice: ServiceChoice | undefined;
+  for (const location of locations) {
+    const fulfillmentOrderId = location.openFulfillmentOrderIds[0];
+    if (!location.locationId || !fulfillmentOrderId || heldSlot(location.locationId)) continue;
+    const located = settingsForLocation(settings, location.locationId);
+    // The sender this parcel carries, checked as Settings check it: a missing street address is said as such.
+    const sender = senderSchema.safeParse(located.sender);
+    if (!sender.success) {
+      const fields = [...new Set(sender.error.issues.map((issue) => String(issue.path[0] ?? "")))].filter(Boolean).join(",");
+      return { reason: { code: "location_sender_incomplete", params: { location: location.locationName, fields } }, serviceChoice };
+    }
+    const checked = orderCheck(order, located, offeredServices, fulfillmentOrderId);
+    serviceChoice ??= checked.serviceChoice;
+    if (checked.problems.length > 0) return { reason: locationReason(blockedReason(checked.problems), location.locationName), serviceChoice: checked.serviceChoice };
+  }
+  return { serviceChoice };
+}
+
+/** The location slots (first labels) of these orders held now: labelled, or a purchase under way (decision 0115). */
+export async function heldLocationSlots(db: PrismaClient, shop: string, ids: readonly string[]): Promise<Set<string>> {
+  const attempts = await db.purchaseAttempt.findMany({
+    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, orderSlot: { contains: "|gid://shopify/Location/" } },
+    select: { orderSlot: true },
+  });
+  return new Set(attempts.flatMap((attempt) => (attempt.orderSlot ? [attempt.orderSlot] : [])));
 }
 
 /** Sender per location (decision 0115): the first label of each order labelled per location (a location's slot). */
@@ -163,7 +213,12 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
   const kept = options.reuseRead && ids.every((id) => ORDER_GID.test(id)) ? await takePreflightRead(ctx.db, ctx.shop, ids, new Date()) : null;
   const readAt = kept?.readAt ?? new Date();
   const read = kept ? Promise.resolve(new Map<string, OrderForLabel | null>(kept.orders)) : readOrdersForPreflight(ctx.admin, ids);
-  const [orders, taken, perLocation] = await Promise.all([read, slotsTaken(ctx.db, ctx.shop, ids), locationLabels(ctx.db, ctx.shop, ids)]);
+  const [orders, taken, perLocation, heldSlots] = await Promise.all([
+    read,
+    slotsTaken(ctx.db, ctx.shop, ids),
+    locationLabels(ctx.db, ctx.shop, ids),
+    heldLocationSlots(ctx.db, ctx.shop, ids),
+  ]);
   if (options.keepRead) {
     const known = new Map([...orders].filter((entry): entry is [string, OrderForLabel] => entry[1] !== null));
     // Only a saving: a failure to keep it means the job reads the orders again.
@@ -226,10 +281,11 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
       result.labelled.set(id, { labelId: located.id, trackingNumber: located.trackingNumber });
       continue;
     }
-    const { problems, serviceChoice } = orderCheck(order, ctx.settings, await offeredFor(order.shippingAddress?.countryCodeV2 ?? undefined));
+    const offered = await offeredFor(order.shippingAddress?.countryCodeV2 ?? undefined);
+    const { reason, serviceChoice } = checkOrder(order, ctx.settings, offered, (location) => heldSlots.has(orderSlot(ctx.shop, id, 1, location)));
     const checked = serviceChoice ? { ...entry, serviceChoice } : entry;
-    if (problems.length > 0) {
-      result.blocked.push({ ...checked, reasons: [blockedReason(problems)] });
+    if (reason) {
+      result.blocked.push({ ...checked, reasons: [reason] });
     } else if (serviceError) {
       result.blocked.push({ ...checked, reasons: [{ code: "service_unavailable", params: { environment: ctx.environment, cause: serviceError } }] });
     } else {

@@ -39,13 +39,41 @@ export function blockedReason(problems: readonly Problem[]): Reason {
 }
 
 /**
+ * A reason about one location of an order shipping from several (decision 0115): the same reason, naming the
+ * location as the merchant named it in Shopify ("Entrepôt Lyon"), so the merchant knows which parcel to fix.
+ */
+export function locationReason(reason: Reason, locationName: string): Reason {
+  return { ...reason, params: { ...reason.params, location: locationName } };
+}
+
+/**
  * What groups blocked orders by cause: the problem's code and where it is, with list indices dropped
  * ("cn23_data.products[*].hs_code"), plus the destination when the cause depends on it.
  */
 export function causeKey(reason: Reason): string {
-  if (reason.code !== ORDER_PROBLEM) return reason.code;
+  const at = reason.params?.location ? `@${reason.params.location}` : "";
+  if (reason.code !== ORDER_PROBLEM) return `${reason.code}${at}`;
   const path = (reason.params?.path ?? "").replace(/\[[0-9]+\]/g, "[*]");
-  return `${reason.params?.problem ?? "?"}|${path}`;
+  return `${reason.params?.problem ?? "?"}|${path}${at}`;
+}
+
+const SENDER_FIELDS: Record<string, { en: string; fr: string }> = {
+  firstName: { en: "first name", fr: "prénom" },
+  lastName: { en: "name", fr: "nom" },
+  company: { en: "company", fr: "société" },
+  address1: { en: "street address", fr: "adresse" },
+  address2: { en: "address line 2", fr: "complément d'adresse" },
+  city: { en: "city", fr: "ville" },
+  zip: { en: "postcode", fr: "code postal" },
+  countryCode: { en: "country", fr: "pays" },
+  phone: { en: "phone", fr: "téléphone" },
+  email: { en: "e-mail", fr: "e-mail" },
+};
+
+/** Sender field keys ("address1,zip") in the merchant's words. */
+function senderFields(keys: string | undefined, locale: ReasonLocale): string {
+  const names = (keys ?? "").split(",").filter(Boolean).map((key) => SENDER_FIELDS[key]?.[locale] ?? key);
+  return names.length > 0 ? names.join(", ") : locale === "fr" ? "adresse" : "address";
 }
 
 type Text = { en: (params: Record<string, string>) => string; fr: (params: Record<string, string>) => string };
@@ -87,6 +115,13 @@ const BULK_TEXTS: Record<string, Text> = {
     en: (p) => `The app stopped ${p.sweeps ?? "several"} times while working on this order, so it was set aside. No label was bought for it; use Retry failed, and contact support if it happens again.`,
     fr: (p) => `L'application s'est arrêtée ${p.sweeps ?? "plusieurs"} fois pendant le traitement de cette commande, qui a donc été mise de côté. Aucune étiquette n'a été achetée pour elle ; utilisez « Relancer les échecs », et contactez le support si cela se reproduit.`,
   },
+  // An order shipping from several locations (decision 0115): the sender one of its parcels would carry is incomplete.
+  location_sender_incomplete: {
+    en: (p) =>
+      `The sender of parcels shipped from ${p.location ?? "one of its locations"} is incomplete (missing or invalid: ${senderFields(p.fields, "en")}). Complete it in Settings > Sender by location, or choose "Use the shop's sender" there, then retry.`,
+    fr: (p) =>
+      `L'expéditeur des colis expédiés depuis ${p.location ?? "l'un de ses emplacements"} est incomplet (manquant ou non valide : ${senderFields(p.fields, "fr")}). Complétez-le dans Paramètres > Expéditeur par emplacement, ou choisissez « Utiliser l'expéditeur de la boutique », puis relancez.`,
+  },
   retry_waiting: {
     en: (p) => `Waiting to try again in about ${p.seconds ?? "a few"} seconds (${p.cause ?? "busy"}); nothing was charged.`,
     fr: (p) => `Nouvel essai dans ${p.seconds ?? "quelques"} secondes environ (${p.cause ?? "occupé"}) ; rien n'a été facturé.`,
@@ -96,8 +131,11 @@ const BULK_TEXTS: Record<string, Text> = {
 /** The reason in the merchant's language (the label flow's codes included). */
 export function bulkReasonText(reason: Reason, locale: ReasonLocale): string {
   const text = BULK_TEXTS[reason.code];
-  if (text) return text[locale](reason.params ?? {});
-  return reasonText(reason, locale);
+  const said = text ? text[locale](reason.params ?? {}) : reasonText(reason, locale);
+  const location = reason.params?.location;
+  // A reason about one location of an order shipping from several says which one first.
+  if (!location || reason.code === "location_sender_incomplete") return said;
+  return locale === "fr" ? `Colis expédié depuis ${location} : ${said}` : `Parcel shipped from ${location}: ${said}`;
 }
 
 /** One line per cause for a preflight's groups: "2 orders: Product … has no HS code …". */

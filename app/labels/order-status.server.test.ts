@@ -73,6 +73,6 @@ describe("labelFactsByOrder", () => {
       "8": "none",
     });
     expect(facts.get(order(7))?.labelUrl).toBe(newest.labelUrl);
-    expect(facts.get(order(8))).toEqual({ attempts: [], labels: [], labelUrl: null });
+    expect(facts.get(order(8))).toEqual({ attempts: [], labels: [], labelUrl: null, labelledLocations: [] });
   });
 });

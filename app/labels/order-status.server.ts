@@ -4,13 +4,31 @@
  * page uses. Always scoped by shop (a guessed order id from another shop finds nothing).
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { attemptStatus, labelFulfillmentStatus, labelVoidState, type AttemptStatus, type LabelFulfillmentStatus, type LabelVoidState } from "./status";
+import {
+  attemptStatus,
+  labelFulfillmentStatus,
+  labelVoidState,
+  type AttemptStatus,
+  type LabelFulfillmentStatus,
+  type LabelVoidState,
+  type LocationProgress,
+} from "./status";
 
 export interface OrderRowLabelFacts {
   attempts: { status: AttemptStatus }[];
   labels: { fulfillmentStatus: LabelFulfillmentStatus; voidState: LabelVoidState | null }[];
   /** The newest label's file, when the order has one. */
   labelUrl: string | null;
+  /** Locations (Location GIDs) whose own slot holds a live first label: an order shipping from several (0115). */
+  labelledLocations: string[];
+  /** How the order's locations stand (set by the list once it read them from Shopify; decision 0115). */
+  locations?: LocationProgress;
+}
+
+/** The location a label's slot names (`<shop>|<order>|<index>|<Location GID>`, decision 0115), first labels only. */
+export function slotLocation(orderSlot: string | null | undefined): string | null {
+  const parts = orderSlot?.split("|") ?? [];
+  return parts.length === 4 && parts[2] === "1" && parts[3]!.startsWith("gid://shopify/Location/") ? parts[3]! : null;
 }
 
 export async function labelFactsByOrder(
@@ -18,12 +36,12 @@ export async function labelFactsByOrder(
   shop: string,
   orderIds: readonly string[],
 ): Promise<Map<string, OrderRowLabelFacts>> {
-  const facts = new Map<string, OrderRowLabelFacts>(orderIds.map((id) => [id, { attempts: [], labels: [], labelUrl: null }]));
+  const facts = new Map<string, OrderRowLabelFacts>(orderIds.map((id) => [id, { attempts: [], labels: [], labelUrl: null, labelledLocations: [] }]));
   if (orderIds.length === 0) return facts;
   const [labels, attempts] = await Promise.all([
     db.label.findMany({
       where: { shop, orderId: { in: [...orderIds] } },
-      select: { orderId: true, fulfillmentStatus: true, labelUrl: true, voidState: true },
+      select: { orderId: true, fulfillmentStatus: true, labelUrl: true, voidState: true, attempt: { select: { orderSlot: true } } },
       orderBy: { createdAt: "asc" },
     }),
     db.purchaseAttempt.findMany({
@@ -42,6 +60,8 @@ export async function labelFactsByOrder(
     own.labels.push({ fulfillmentStatus: labelFulfillmentStatus(label.fulfillmentStatus), voidState });
     // A void label's file is never offered again.
     if (label.labelUrl && voidState === null) own.labelUrl = label.labelUrl;
+    const location = voidState === null ? slotLocation(label.attempt?.orderSlot) : null;
+    if (location && !own.labelledLocations.includes(location)) own.labelledLocations.push(location);
   }
   return facts;
 }

@@ -9,7 +9,8 @@ import { saveShippingSettings } from "../settings/shipping-settings.server";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { realAdminFor } from "../../test/helpers/real-admin";
 import { isEditableProblem, loadOrderLabel } from "./order-label.server";
-import { listParamsSchema, loadOrdersList } from "./orders-list.server";
+import { translator } from "../i18n/translate.server";
+import { listMatchingOrderIds, listParamsSchema, loadOrdersList, locationProgress } from "./orders-list.server";
 import { deriveOrderLabelView, pageLabelFacts } from "./status";
 
 const database = createTestDatabase();
@@ -195,5 +196,79 @@ describe("a filter Shopify cannot apply", () => {
     expect(result.rows).toEqual([]);
     expect(result).toMatchObject({ scanned: 200, partial: true, next: "c449" });
     expect(fake.calls.filter((call) => call.operationName === "OrdersToShip").map((call) => call.variables.first)).toEqual([50, 50, 50, 50]);
+  });
+});
+
+describe("an order shipping from two locations (decision 0115)", () => {
+  const PARIS = "gid://shopify/Location/71000001";
+  const LYON = "gid://shopify/Location/71000002";
+  let made = 0;
+
+  /** A live first label of `location`, in that location's own slot (as labelOrder stores it). */
+  async function locationLabel(number: number, location: string, extra: { voidState?: string } = {}) {
+    made += 1;
+    const label = await db.label.create({
+      data: {
+        shop: DEMO_SHOP, orderId: gid(number), orderName: `#${number}`, environment: "staging", customReference: `20261126-${made}`,
+        serviceLabelId: `LOC${made}`, trackingNumber: `TLOC${made}`, trackingUrl: "", labelUrl: `https://labels.test/loc${made}.pdf`,
+        carrierName: "Colissimo", carrierServiceName: "DOM", labelFormat: "PDF_A4_300dpi", requestSnapshotJson: "{}",
+        fulfillmentStatus: "SKIPPED_TEST", ...extra,
+      },
+    });
+    await db.purchaseAttempt.create({
+      data: {
+        shop: DEMO_SHOP, orderId: gid(number), orderName: `#${number}`, environment: "staging", customReference: `20261126-${made}`, status: "CREATED",
+        requestJson: "{}", labelId: label.id, orderSlot: extra.voidState ? null : `${DEMO_SHOP}|${gid(number)}|1|${location}`,
+      },
+    });
+    return label;
+  }
+
+  it("labelled at one location: '1 of 2 parcels labelled', kept with the orders to label, its action creates the next label", async () => {
+    await locationLabel(1062, LYON);
+    const view = await listView(1062);
+    expect(view).toMatchObject({ status: "partly_labelled", primaryAction: "create", emphasised: true, purchase: "first", progress: { labelled: 1, total: 2 } });
+    expect(translator("en")(`label.status.${view.status}`, view.progress)).toBe("1 of 2 parcels labelled");
+    expect(translator("fr")(`label.status.${view.status}`, view.progress)).toBe("1 colis sur 2 étiquetés");
+    expect((await list({ tab: "unlabelled", q: "1062" })).rows.map((row) => row.name)).toEqual(["#1062"]);
+    expect((await list({ tab: "labelled", q: "1062" })).rows.map((row) => row.name)).toEqual([]);
+    // "All N matching" on the tab selects it for a bulk job, which labels the location left.
+    expect((await listMatchingOrderIds({ db, admin }, DEMO_SHOP, { q: "1062", tab: "unlabelled", zone: [] }, 10)).ids).toEqual([gid(1062)]);
+  });
+
+  it("labelled at both locations: labelled, in the Labelled tab; a void location's label counts for nothing", async () => {
+    await locationLabel(1062, LYON);
+    const paris = await locationLabel(1062, PARIS);
+    expect((await listView(1062)).status).toBe("created");
+    expect((await list({ tab: "labelled", q: "1062" })).rows.map((row) => row.name)).toEqual(["#1062"]);
+
+    await db.label.update({ where: { id: paris.id }, data: { voidState: "VOID" } });
+    await db.purchaseAttempt.updateMany({ where: { labelId: paris.id }, data: { orderSlot: null } });
+    expect(await listView(1062)).toMatchObject({ status: "partly_labelled", progress: { labelled: 1, total: 2 } });
+  });
+
+  it("counts locations from the fulfillment orders: cancelled and local-delivery ones never count, one shipped without a label is not waited for", () => {
+    const fo = (location: string, over: { status?: string; methodType?: string; fulfillable?: boolean } = {}) => ({
+      status: over.status ?? "OPEN",
+      deliveryMethod: { methodType: over.methodType ?? "SHIPPING" },
+      supportedActions: over.fulfillable === false ? [] : [{ action: "CREATE_FULFILLMENT" }],
+      assignedLocation: { name: location, location: { id: location } },
+    });
+    expect(locationProgress([fo(PARIS), fo(LYON)], [LYON])).toEqual({ labelled: 1, total: 2, toLabel: 1 });
+    expect(locationProgress([fo(PARIS, { status: "CLOSED", fulfillable: false }), fo(LYON)], [LYON])).toEqual({ labelled: 1, total: 2, toLabel: 0 });
+    expect(locationProgress([fo(PARIS, { status: "CANCELLED" }), fo(LYON)], [LYON])).toBeUndefined();
+    expect(locationProgress([fo(PARIS, { methodType: "LOCAL" }), fo(LYON)], [LYON])).toBeUndefined();
+    expect(locationProgress([fo(PARIS), fo(PARIS)], [PARIS])).toBeUndefined();
+  });
+
+  it("an order shipping from one location keeps its plain label view", async () => {
+    await db.label.create({
+      data: {
+        shop: DEMO_SHOP, orderId: gid(1040), orderName: "#1040", environment: "staging", customReference: "20261126-one", serviceLabelId: "ONE",
+        trackingNumber: "TONE", trackingUrl: "", labelUrl: "https://labels.test/one.pdf", carrierName: "Colissimo", carrierServiceName: "DOM",
+        labelFormat: "PDF_A4_300dpi", requestSnapshotJson: "{}", fulfillmentStatus: "SKIPPED_TEST",
+      },
+    });
+    expect(await listView(1040)).toMatchObject({ status: "created", primaryAction: "openLabel" });
   });
 });

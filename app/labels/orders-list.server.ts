@@ -10,7 +10,16 @@ import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
 import { destinationZone, type DestinationZone } from "../shipping/customs";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
-import { fetchOrderRowLines, fetchOrdersPage, ordersSearch, ORDERS_PAGE_SIZE, type OrderRowLines, type OrderToShip } from "../shopify/operations/orders-to-ship";
+import {
+  fetchOrderRowLines,
+  fetchOrderRowLocations,
+  fetchOrdersPage,
+  ordersSearch,
+  ORDERS_PAGE_SIZE,
+  type OrderRowLines,
+  type OrderToShip,
+  type RowFulfillmentOrder,
+} from "../shopify/operations/orders-to-ship";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import { labelFactsByOrder, type OrderRowLabelFacts } from "./order-status.server";
 import {
@@ -18,6 +27,7 @@ import {
   labelStatusGroup,
   orderFulfillmentStatus,
   rowBlockers,
+  type LocationProgress,
   type OrderFulfillmentStatus,
   type OrderLabelView,
 } from "./status";
@@ -99,7 +109,7 @@ export async function loadOrdersList(
   outer: for (let read = 0; read < maxPages; read += 1) {
     const page = await fetchOrdersPage(admin, { query, pageSize, ...(backward ? { before: cursor } : { after: cursor }) });
     const edges = backward ? [...page.edges].reverse() : page.edges;
-    const facts = await labelFactsByOrder(db, shop, edges.map((edge) => edge.node.id));
+    const facts = await withLocations(admin, await labelFactsByOrder(db, shop, edges.map((edge) => edge.node.id)));
     const beyond = backward ? page.pageInfo.hasPreviousPage : page.pageInfo.hasNextPage;
     for (const [index, edge] of edges.entries()) {
       scanned += 1;
@@ -153,6 +163,7 @@ function toRow(
   const view = deriveOrderLabelView({
     attempts: facts?.attempts ?? [],
     labels: facts?.labels ?? [],
+    locations: facts?.locations,
     blockers: rowBlockers({
       hasShippingAddress: Boolean(address && country),
       lineItems: lines?.lineItems ?? [],
@@ -172,6 +183,44 @@ function toRow(
     view,
     labelUrl: facts?.labelUrl ?? null,
   };
+}
+
+const PARCEL_METHODS = new Set(["SHIPPING", "PICKUP_POINT"]);
+
+/**
+ * How an order shipping from several locations stands (decision 0115), from its fulfillment orders and the locations
+ * whose slot holds a live label: undefined when it ships from one location (or Shopify names fewer than two). A
+ * location is still to label when a parcel fulfillment order there can be fulfilled and no label covers it; one the
+ * merchant fulfilled in Shopify without a label has nothing left to ship and is not waited for.
+ */
+export function locationProgress(fulfillmentOrders: readonly RowFulfillmentOrder[], labelledLocations: readonly string[]): LocationProgress | undefined {
+  const open = new Map<string, boolean>();
+  for (const fulfillmentOrder of fulfillmentOrders) {
+    const id = fulfillmentOrder.assignedLocation.location?.id;
+    if (!id || fulfillmentOrder.status === "CANCELLED" || !PARCEL_METHODS.has(fulfillmentOrder.deliveryMethod?.methodType ?? "SHIPPING")) continue;
+    const fulfillable = fulfillmentOrder.supportedActions.some((action) => action.action === "CREATE_FULFILLMENT");
+    open.set(id, (open.get(id) ?? false) || fulfillable);
+  }
+  if (open.size < 2) return undefined;
+  const labelled = [...open.keys()].filter((id) => labelledLocations.includes(id)).length;
+  const toLabel = [...open].filter(([id, fulfillable]) => fulfillable && !labelledLocations.includes(id)).length;
+  return { labelled, total: open.size, toLabel };
+}
+
+/**
+ * The facts of orders holding a label of one location get how their locations stand: one Shopify read for the page,
+ * of those orders only (most orders ship from one location and are never read here).
+ */
+async function withLocations(admin: AdminGraphqlClient, facts: Map<string, OrderRowLabelFacts>): Promise<Map<string, OrderRowLabelFacts>> {
+  const located = [...facts].filter(([, fact]) => fact.labelledLocations.length > 0).map(([id]) => id);
+  if (located.length === 0) return facts;
+  const read = await fetchOrderRowLocations(admin, located);
+  for (const id of located) {
+    const fulfillmentOrders = read.get(id);
+    const fact = facts.get(id)!;
+    if (fulfillmentOrders) fact.locations = locationProgress(fulfillmentOrders, fact.labelledLocations);
+  }
+  return facts;
 }
 
 function matches(row: OrdersListRow, params: ListParams): boolean {
@@ -217,7 +266,7 @@ export async function listMatchingOrderIds(
   let after: string | undefined;
   for (;;) {
     const page = await fetchOrdersPage(admin, { query, pageSize: MATCHING_PAGE_SIZE, after });
-    const facts = await labelFactsByOrder(db, shop, page.edges.map((edge) => edge.node.id));
+    const facts = await withLocations(admin, await labelFactsByOrder(db, shop, page.edges.map((edge) => edge.node.id)));
     for (const edge of page.edges) {
       if (!matches(toRow(edge.node, facts.get(edge.node.id), origin), filter)) continue;
       if (ids.length === cap) return { ids, more: true };

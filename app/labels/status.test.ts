@@ -96,7 +96,20 @@ describe("deriveOrderLabelView", () => {
       "attention",
       "labelled",
       "labelled",
+      "unlabelled",
     ]);
+  });
+
+  it("an order labelled at some of its locations, another still to label: partly labelled, its next label a first one", () => {
+    const labels = [{ fulfillmentStatus: "CREATED" as const }];
+    const partly = deriveOrderLabelView(facts({ labels, locations: { labelled: 1, total: 2, toLabel: 1 } }));
+    expect(partly).toEqual({ status: "partly_labelled", tone: "attention", primaryAction: "create", emphasised: true, purchase: "first", canPurchase: true, progress: { labelled: 1, total: 2 } });
+    // Every location labelled (or the rest shipped without a label): labelled as before.
+    expect(deriveOrderLabelView(facts({ labels, locations: { labelled: 2, total: 2, toLabel: 0 } })).status).toBe("fulfilled");
+    // What needs the merchant still wins: a Shopify step that failed at the labelled location.
+    expect(deriveOrderLabelView(facts({ labels: [{ fulfillmentStatus: "FAILED" }], locations: { labelled: 1, total: 2, toLabel: 1 } })).status).toBe("fulfillment_failed");
+    // A label being pushed: nothing to buy now.
+    expect(deriveOrderLabelView(facts({ labels: [{ fulfillmentStatus: "IN_PROGRESS" }], locations: { labelled: 1, total: 2, toLabel: 1 } }))).toMatchObject({ status: "partly_labelled", purchase: "none", emphasised: false });
   });
 });
 

@@ -194,6 +194,8 @@ export const ORDER_LABEL_STATUSES = [
   "fulfillment_failed",
   "created",
   "fulfilled",
+  /** An order shipping from several locations with some of them labelled and another still to label (decision 0115). */
+  "partly_labelled",
 ] as const;
 export type OrderLabelStatus = (typeof ORDER_LABEL_STATUSES)[number];
 
@@ -224,6 +226,18 @@ export interface OrderLabelFacts {
    * what its row shows (no shipping address, nothing that ships as a parcel).
    */
   blockers: readonly Blocker[];
+  /**
+   * An order shipping from several locations (decision 0115): how many of its locations hold a live label, how many it
+   * ships from, and how many still have something to ship and no label. Absent: the caller does not know (the page).
+   */
+  locations?: LocationProgress;
+}
+
+export interface LocationProgress {
+  labelled: number;
+  total: number;
+  /** Locations with something left to ship and no live label. */
+  toLabel: number;
 }
 
 export interface OrderLabelView {
@@ -235,6 +249,8 @@ export interface OrderLabelView {
   purchase: PurchaseKind;
   /** True when a purchase can be started now (`purchase !== "none"`). */
   canPurchase: boolean;
+  /** "partly_labelled" only: how many of the order's locations are labelled, of how many (the badge's numbers). */
+  progress?: { labelled: number; total: number };
 }
 
 /** Blockers that no longer matter once the order is labelled: an additional parcel covers the whole order. */
@@ -249,6 +265,7 @@ const TONES: Record<OrderLabelStatus, BadgeTone> = {
   fulfillment_failed: "critical",
   created: "info",
   fulfilled: "success",
+  partly_labelled: "attention",
 };
 
 /**
@@ -268,8 +285,11 @@ export function deriveOrderLabelView(facts: OrderLabelFacts): OrderLabelView {
   const pushing = voiding || labels.some((label) => isPushing(label.fulfillmentStatus));
   const relevant = facts.blockers.filter((blocker) => !(hasLabel && IRRELEVANT_WHEN_LABELLED.has(blocker.code)));
   const hardBlocked = relevant.some((blocker) => !blocker.editable);
+  // Labelled at some of its locations, another still to label: its next label is that location's first (0115).
+  const partly = hasLabel && facts.locations !== undefined && facts.locations.toLabel > 0;
 
-  const purchase: PurchaseKind = inFlight || reviewing || pushing ? "none" : hasLabel ? "additional" : hardBlocked ? "none" : "first";
+  const purchase: PurchaseKind =
+    inFlight || reviewing || pushing ? "none" : partly ? (hardBlocked ? "none" : "first") : hasLabel ? "additional" : hardBlocked ? "none" : "first";
 
   let status: OrderLabelStatus;
   let primaryAction: PrimaryAction;
@@ -282,6 +302,9 @@ export function deriveOrderLabelView(facts: OrderLabelFacts): OrderLabelView {
   } else if (labels.some((label) => isFulfillmentFailed(label.fulfillmentStatus))) {
     status = "fulfillment_failed";
     primaryAction = "retryFulfillment";
+  } else if (partly) {
+    status = "partly_labelled";
+    primaryAction = "create";
   } else if (hasLabel) {
     status = labels.every((label) => isFulfilled(label.fulfillmentStatus)) ? "fulfilled" : "created";
     primaryAction = "openLabel";
@@ -299,6 +322,7 @@ export function deriveOrderLabelView(facts: OrderLabelFacts): OrderLabelView {
     emphasised: primaryAction === "create" && purchase === "first",
     purchase,
     canPurchase: purchase !== "none",
+    ...(status === "partly_labelled" && facts.locations ? { progress: { labelled: facts.locations.labelled, total: facts.locations.total } } : {}),
   };
 }
 
@@ -310,6 +334,8 @@ export function labelStatusGroup(status: OrderLabelStatus): LabelStatusGroup {
     case "none":
     case "not_shippable":
     case "rejected":
+    case "partly_labelled":
+      // Partly labelled: still to label at one of its locations, so it stays with the orders to label (0115).
       return "unlabelled";
     case "pending":
     case "needs_review":

@@ -17,6 +17,7 @@ import type { Label, PrismaClient } from "../generated/prisma/client";
 import { AdminApiError, isShopifyBusy, type AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchFulfillmentContext, setOrderLabelMetafield, updateFulfillmentTracking, type FulfillmentContext } from "../shopify/operations/fulfillment";
 import { cancelFulfillment } from "../shopify/operations/fulfillment-cancel";
+import { withdrawPrintFilesHolding } from "../print/withdraw.server";
 import { orderLabelSummary } from "./fulfill.server";
 import { note, storedNoteOf } from "./notes";
 import { FULFILLMENT, isSkippedTest, labelVoidState } from "./status";
@@ -152,6 +153,9 @@ export async function voidLabel(deps: VoidDeps, input: VoidInput): Promise<VoidO
     if (state === "VOID") return { kind: "voided", label: current, alreadyVoid: true, shopify: "none", summaryWritten: current.metafieldWritten };
     return state === "VOIDING" ? { kind: "in_progress", label: current } : { kind: "pushing", label: current };
   }
+
+  // From the intent on the label is never printed: a print file built while it was live is withdrawn (decision 0197).
+  await withdrawPrintFilesHolding(db, label.shop, label);
 
   // 2. Shopify. A stop keeps the intent with its reason, so voiding again resumes it at once.
   let shopify: { step: VoidShopifyStep; inShopify: boolean };

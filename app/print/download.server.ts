@@ -7,6 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 import { CONTENT_TYPES, printFileName, printKindOf } from "./formats";
 import { PRINT_FILE_TTL_MS } from "./print.server";
+import { voidedProblem, voidLabelsAmong } from "./withdraw.server";
 
 export type DownloadOutcome =
   | { kind: "file"; bytes: Uint8Array; contentType: string; fileName: string }
@@ -33,6 +34,13 @@ export async function openPrintFile(
   if (row.status === "PENDING") return { kind: "pending" };
   if (row.status !== "READY" || !row.content) return { kind: "failed", errorJson: row.errorJson };
   const labelIds = JSON.parse(row.labelIdsJson) as string[];
+  // A label voided since the file was built (a build that raced the void's withdrawal): never handed out again.
+  const voided = await voidLabelsAmong(db, row.shop, labelIds);
+  if (voided.length > 0) {
+    const errorJson = JSON.stringify(voidedProblem(voided.map((label) => label.orderName)));
+    await db.printFile.update({ where: { id: row.id }, data: { status: "FAILED", content: null, byteSize: 0, errorJson } });
+    return { kind: "failed", errorJson };
+  }
   await db.label.updateMany({ where: { shop: row.shop, id: { in: labelIds } }, data: { printedAt: now } });
   return {
     kind: "file",

@@ -5,8 +5,12 @@ import type { JobQueue } from "../jobs/types";
 import { translator } from "../i18n/translate.server";
 import { openPrintFile } from "./download.server";
 import { LabelFileFetchError, type LabelFileRef, type LabelFiles } from "./label-files.server";
-import { buildPrintFile, createPrintFiles, printBulkJob, PRINT_FILE_JOB, selectLabels } from "./print.server";
-import { printProblemText } from "./problem-text";
+import { mockAdmin } from "../../test/helpers/mock-admin";
+import { DEFAULT_RECONCILE_TIMINGS } from "../config.server";
+import { voidLabel } from "../labels/void.server";
+import { handlePrintRequest } from "./print-request.server";
+import { buildPrintFile, createPrintFiles, listPrintFiles, printBulkJob, PRINT_FILE_JOB, PrintRequestError, selectLabels } from "./print.server";
+import { printNoticeText, printProblemText } from "./problem-text";
 
 const database = createTestDatabase();
 const db = database.prisma;
@@ -45,6 +49,7 @@ async function label(shop: string, orderNumber: number, labelFormat = "PDF_10x15
 
 beforeEach(async () => {
   await db.printFile.deleteMany();
+  await db.purchaseAttempt.deleteMany();
   await db.label.deleteMany();
 });
 
@@ -173,5 +178,87 @@ describe("void labels (decision 0112)", () => {
     await db.label.update({ where: { id: other.id }, data: { voidState: "VOID" } });
     const built = await buildPrintFile(db, pending!.id, fakeFiles());
     expect(built).toMatchObject({ status: "READY", labelCount: 1 });
+  });
+});
+
+describe("printing an order shipping from two locations (decision 0115)", () => {
+  it("prints each location's label, and of an ordinary order its newest label only", async () => {
+    const located = async (orderNumber: number, location: string) => {
+      const row = await label(A, orderNumber);
+      await db.purchaseAttempt.create({
+        data: { shop: A, orderId: row.orderId, orderName: row.orderName, environment: "staging", customReference: row.customReference, status: "CREATED", requestJson: "{}", labelId: row.id, orderSlot: `${A}|${row.orderId}|1|${location}` },
+      });
+      return row;
+    };
+    const paris = await located(1044, "gid://shopify/Location/71000001");
+    const lyon = await located(1044, "gid://shopify/Location/71000002");
+    await label(A, 1050);
+    const newer = await label(A, 1050);
+    const chosen = await selectLabels(db, A, { kind: "orders", orderIds: ["gid://shopify/Order/1044", "gid://shopify/Order/1050"] });
+    expect(chosen.map((row) => row.id).sort()).toEqual([paris.id, lyon.id, newer.id].sort());
+    expect(chosen.every((row) => !("attempt" in row))).toBe(true);
+  });
+});
+
+describe("a print file and a label voided after it was built (decision 0197)", () => {
+  // A test label kept out of Shopify (decision 0170): the void makes no Shopify call, so any call fails the test.
+  const noShopify = mockAdmin({});
+
+  it("is withdrawn by the void: the file is no longer offered or downloadable, and says why in English and French", async () => {
+    const kept = await label(A, 1001, "PDF_10x15_300dpi", { fulfillmentStatus: "SKIPPED_TEST" });
+    const voided = await label(A, 1002, "PDF_10x15_300dpi", { fulfillmentStatus: "SKIPPED_TEST" });
+    const [file] = await createPrintFiles(db, A, await selectLabels(db, A, { kind: "labels", labelIds: [kept.id, voided.id] }), { files: fakeFiles() });
+    expect(file).toMatchObject({ status: "READY", labelCount: 2 });
+    // Another shop's file and a file without the label are left as they are.
+    const [unrelated] = await createPrintFiles(db, A, await selectLabels(db, A, { kind: "labels", labelIds: [kept.id] }), { files: fakeFiles() });
+
+    const outcome = await voidLabel({ db, admin: noShopify, timings: DEFAULT_RECONCILE_TIMINGS }, { shop: A, labelId: voided.id });
+    expect(outcome.kind).toBe("voided");
+
+    const [after] = await listPrintFiles(db, A, [file!.id]);
+    expect(after).toMatchObject({ status: "FAILED", problem: { code: "voided", params: { orders: "#1002" } } });
+    expect((await db.printFile.findUniqueOrThrow({ where: { id: file!.id } })).content).toBeNull();
+    expect(await openPrintFile(db, file!.id, { shop: A })).toMatchObject({ kind: "failed" });
+    expect(printProblemText(translator("en"), after!.problem!)).toContain("The label of order #1002 was voided");
+    expect(printProblemText(translator("fr"), after!.problem!)).toContain("L’étiquette de la commande #1002 a été annulée");
+    expect(await openPrintFile(db, unrelated!.id, { shop: A })).toMatchObject({ kind: "file" });
+  });
+
+  it("is refused at download when its build raced the void, and never hands the label out", async () => {
+    const kept = await label(A, 1001);
+    const voided = await label(A, 1002);
+    const [file] = await createPrintFiles(db, A, await selectLabels(db, A, { kind: "labels", labelIds: [kept.id, voided.id] }), { files: fakeFiles() });
+    // The void's intent written after the file was built but without withdrawing it (the build finished after it).
+    await db.label.update({ where: { id: voided.id }, data: { voidState: "VOIDING" } });
+    const opened = await openPrintFile(db, file!.id, { token: (await db.printFile.findUniqueOrThrow({ where: { id: file!.id } })).downloadToken });
+    expect(opened).toMatchObject({ kind: "failed" });
+    expect(JSON.parse((opened as { errorJson: string }).errorJson)).toEqual({ code: "voided", params: { orders: "#1002" } });
+    expect((await db.label.findUniqueOrThrow({ where: { id: kept.id } })).printedAt).toBeNull();
+  });
+});
+
+describe("a print request naming void labels (decision 0197)", () => {
+  it("prints the live ones, lists the void ones as left out and says so in English and French", async () => {
+    const live = await label(A, 1001);
+    const voided = await label(A, 1002, "PDF_10x15_300dpi", { voidState: "VOID" });
+    const result = await handlePrintRequest(db, A, { labelIds: [live.id, voided.id] }, { files: fakeFiles() });
+    expect(result.files.map((file) => file.labelCount)).toEqual([1]);
+    expect(result.leftOut).toEqual([{ labelId: voided.id, orderName: "#1002" }]);
+    expect(printNoticeText(translator("en"), result.notice!)).toBe("The label of order #1002 was left out: it was voided and is never printed.");
+    expect(printNoticeText(translator("fr"), result.notice!)).toBe("L’étiquette de la commande #1002 a été écartée : elle a été annulée et n’est jamais imprimée.");
+
+    const clean = await handlePrintRequest(db, A, { labelIds: [live.id] }, { files: fakeFiles() });
+    expect(clean).toMatchObject({ leftOut: [], notice: null });
+  });
+
+  it("refuses with the reason when every named label is void, and never names another shop's", async () => {
+    const voided = await label(A, 1002, "PDF_10x15_300dpi", { voidState: "VOID" });
+    const foreign = await label(B, 1003, "PDF_10x15_300dpi", { voidState: "VOID" });
+    const refusal = await handlePrintRequest(db, A, { labelIds: [voided.id, foreign.id] }, { files: fakeFiles() }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(PrintRequestError);
+    const problem = (refusal as PrintRequestError).problem;
+    expect(problem).toEqual({ code: "allVoided", params: { orders: "#1002" } });
+    expect(printProblemText(translator("en"), problem)).toBe("Nothing to print: the chosen labels (order #1002) were voided, and a void label is never printed.");
+    expect(printProblemText(translator("fr"), problem)).toContain("Rien à imprimer");
   });
 });

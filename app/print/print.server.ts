@@ -10,6 +10,7 @@ import { groupByFormat, printKindOf } from "./formats";
 import { LabelFileFetchError, type LabelFiles } from "./label-files.server";
 import { concatenateThermal, mergePdf, UnreadableLabelFileError } from "./merge";
 import { sortForPrint, type PrintOrder } from "./order";
+import { slotLocation } from "../labels/order-status.server";
 import { LIVE_LABEL } from "../labels/status";
 
 export const INLINE_LIMIT = 50;
@@ -29,7 +30,7 @@ export type PrintSelection =
 
 /** A failure kept as data, translated when shown: `print.error.<code>` with these parameters. */
 export interface PrintProblem {
-  code: "fetch" | "unreadable" | "noLabels" | "tooMany" | "build" | "notFound" | "bulkUnavailable";
+  code: "fetch" | "unreadable" | "noLabels" | "tooMany" | "build" | "notFound" | "bulkUnavailable" | "voided" | "allVoided";
   params: Record<string, string | number>;
 }
 
@@ -63,12 +64,16 @@ export async function selectLabels(db: PrismaClient, shop: string, selection: Pr
   if (selection.kind === "orders") {
     const labels = await db.label.findMany({
       where: { shop, orderId: { in: [...new Set(selection.orderIds)] }, ...LIVE_LABEL },
-      select: LABEL_SELECT,
+      select: { ...LABEL_SELECT, attempt: { select: { orderSlot: true } } },
       orderBy: { createdAt: "desc" },
     });
-    // The newest label of each order: an older one was replaced by it.
+    // The newest label of each order: an older one was replaced by it. An order shipping from several locations has
+    // a parcel per location (decision 0115): the newest label of each location's slot.
     const newest = new Map<string, PrintableLabel>();
-    for (const label of labels) if (!newest.has(label.orderId)) newest.set(label.orderId, label);
+    for (const { attempt, ...label } of labels) {
+      const key = `${label.orderId}|${slotLocation(attempt?.orderSlot) ?? ""}`;
+      if (!newest.has(key)) newest.set(key, label);
+    }
     return [...newest.values()];
   }
   return db.label.findMany({
@@ -174,14 +179,17 @@ export async function buildPrintFile(db: PrismaClient, printFileId: string, file
     if (labels.length === 0) throw new PrintRequestError({ code: "noLabels", params: {} });
     const source = { items: labels, load: (chunk: readonly PrintableLabel[]) => files.getMany(chunk) };
     const bytes = printKindOf(row.format) === "pdf" ? (await mergePdf(source)).bytes : await concatenateThermal(source);
-    return await db.printFile.update({
-      where: { id: row.id },
+    // Only a file still PENDING is completed (a second build of it, or one already settled, changes nothing). A label
+    // voided while this build ran is caught when the file is opened (download.server.ts, decision 0197).
+    await db.printFile.updateMany({
+      where: { id: row.id, status: "PENDING" },
       data: { status: "READY", content: Buffer.from(bytes), byteSize: bytes.byteLength, labelCount: labels.length },
     });
   } catch (error) {
     const problem = error instanceof PrintRequestError ? error.problem : problemOf(error);
-    return db.printFile.update({ where: { id: row.id }, data: { status: "FAILED", errorJson: JSON.stringify(problem) } });
+    await db.printFile.updateMany({ where: { id: row.id, status: "PENDING" }, data: { status: "FAILED", errorJson: JSON.stringify(problem) } });
   }
+  return db.printFile.findUniqueOrThrow({ where: { id: row.id } });
 }
 
 export async function listPrintFiles(db: PrismaClient, shop: string, ids?: readonly string[]): Promise<PrintFileView[]> {

@@ -1,6 +1,7 @@
 /**
  * POST /api/print: { orderIds } | { labelIds } | { bulkJobId, unprintedOnly? } (optional order: "orderName" | "sku")
- * -> { files: [{ id, format, url, labelCount, status, problem, message }] }, one file per label format. `url` is the
+ * -> { files: [{ id, format, url, labelCount, status, problem, message }], leftOut, notice }, one file per label format;
+ * `leftOut` lists the named labels that were voided (never printed) and `notice` says so (null when none). `url` is the
  * download (GET /api/print/files/:id with its token). Files of more than 50 labels are built by a job: their status
  * is PENDING and their url answers 202 until READY. Errors: { error: { code, message } } with 400/404/422.
  */
@@ -12,7 +13,7 @@ import { localeFromRequest } from "../i18n/locale";
 import { translator } from "../i18n/translate.server";
 import { handlePrintRequest } from "../print/print-request.server";
 import { PrintRequestError } from "../print/print.server";
-import { printProblemText } from "../print/problem-text";
+import { printNoticeText, printProblemText } from "../print/problem-text";
 import { printRequestSchema } from "../print/request";
 import { appLabelFiles, runningQueue } from "../print/runtime.server";
 
@@ -26,9 +27,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = printRequestSchema.safeParse(body);
   if (!parsed.success) return fail(400, "invalid");
   try {
-    const files = await handlePrintRequest(db, api.shop, parsed.data, { files: appLabelFiles(), queue: await runningQueue(), admin: api.admin, bulkJobLabelIds });
+    const { files, leftOut, notice } = await handlePrintRequest(db, api.shop, parsed.data, { files: appLabelFiles(), queue: await runningQueue(), admin: api.admin, bulkJobLabelIds });
     return apiJson(api, {
       files: files.map((file) => ({ ...file, message: file.problem ? printProblemText(t, file.problem) : null })),
+      leftOut,
+      notice: notice ? printNoticeText(t, notice) : null,
     });
   } catch (error) {
     if (error instanceof PrintRequestError) return fail(error.problem.code === "notFound" ? 404 : 422, error.problem.code, error.problem.params);

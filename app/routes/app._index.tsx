@@ -108,7 +108,7 @@ const OrderRow = memo(function OrderRow({
       <IndexTable.Cell>{[row.city, row.country].filter(Boolean).join(", ") || "—"}</IndexTable.Cell>
       <IndexTable.Cell>{row.weightGrams == null ? "—" : `${row.weightGrams} g`}</IndexTable.Cell>
       <IndexTable.Cell>
-        <Badge tone={row.view.tone}>{t(`label.status.${row.view.status}`)}</Badge>
+        <Badge tone={row.view.tone}>{t(`label.status.${row.view.status}`, row.view.progress)}</Badge>
       </IndexTable.Cell>
       <IndexTable.Cell>{t(`fulfillment.${row.fulfillment}`)}</IndexTable.Cell>
       <IndexTable.Cell>

@@ -17,7 +17,7 @@ import { useT } from "../i18n/translate";
 import { printFormRequest } from "../print/form";
 import { handlePrintRequest } from "../print/print-request.server";
 import { listPrintFiles, PrintRequestError, type PrintFileView } from "../print/print.server";
-import { printProblemText } from "../print/problem-text";
+import { printNoticeText, printProblemText } from "../print/problem-text";
 import { appLabelFiles, runningQueue } from "../print/runtime.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -31,8 +31,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const printRequest = printFormRequest(formFields(form), form.getAll("labelIds"));
   if (!printRequest) return { ok: false as const, problem: { code: "invalid", params: {} } };
   try {
-    const files = await handlePrintRequest(db, shop, printRequest, { files: appLabelFiles(), queue: await runningQueue(), admin, bulkJobLabelIds });
-    return { ok: true as const, created: files.map((file) => file.id) };
+    const { files, notice } = await handlePrintRequest(db, shop, printRequest, { files: appLabelFiles(), queue: await runningQueue(), admin, bulkJobLabelIds });
+    return { ok: true as const, created: files.map((file) => file.id), notice };
   } catch (error) {
     if (error instanceof PrintRequestError) return { ok: false as const, problem: error.problem };
     throw error;
@@ -94,6 +94,7 @@ export default function PrintFiles() {
     <Page title={t("print.title")} backAction={{ url: "/app" }}>
       <BlockStack gap="400">
         {result && !result.ok ? <Banner tone="critical">{printProblemText(t, result.problem)}</Banner> : null}
+        {result?.ok && result.notice ? <Banner tone="warning">{printNoticeText(t, result.notice)}</Banner> : null}
         {pending ? <Banner tone="info">{t("print.file.pendingHelp")}</Banner> : null}
         <Card>
           <BlockStack gap="300">

@@ -9,10 +9,12 @@ import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulat
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { createLabelServiceClient } from "../../app/label-service";
 import { runPreflight } from "../../app/bulk/preflight.server";
+import { bulkReasonText } from "../../app/bulk/reasons";
 import { bulkJobLabelIds } from "../../app/bulk/ui-pages.server";
 import { labelContextFromAdmin } from "../../app/labels/context.server";
 import { labelEveryLocation } from "../../app/labels/every-location.server";
 import { labelOrder, type LabelContext } from "../../app/labels/label-order.server";
+import { listParamsSchema, loadOrdersList } from "../../app/labels/orders-list.server";
 import { openRequest } from "../../app/privacy/snapshot-seal.server";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { shippingSettingsSchema } from "../../app/shipping/settings";
@@ -85,6 +87,32 @@ describe("an order shipping from two locations", () => {
     expect(preflight.chargedLabels).toBe(2);
   });
 
+  it("is blocked in a bulk job's preflight when a location other than the first cannot be labelled, naming it (en/fr)", async () => {
+    // Lyon's own sender has no street address: Lyon's parcel cannot be labelled, though Paris's (the first) can.
+    const noStreet = { ...context.settings, locationSenders: [{ locationId: LYON, locationName: "Entrepôt Lyon", sender: { ...LYON_SENDER, address1: "" } }] };
+    const preflight = await runPreflight({ ...context, settings: noStreet }, ["gid://shopify/Order/7100001062"]);
+    expect(preflight.ready).toEqual([]);
+    expect(preflight.blocked.map((entry) => entry.orderName)).toEqual(["#1062"]);
+    const reason = preflight.blocked[0]!.reasons[0]!;
+    expect(reason).toEqual({ code: "location_sender_incomplete", params: { location: "Entrepôt Lyon", fields: "address1" } });
+    expect(bulkReasonText(reason, "en")).toBe(
+      `The sender of parcels shipped from Entrepôt Lyon is incomplete (missing or invalid: street address). Complete it in Settings > Sender by location, or choose "Use the shop's sender" there, then retry.`,
+    );
+    expect(bulkReasonText(reason, "fr")).toContain("L'expéditeur des colis expédiés depuis Entrepôt Lyon est incomplet (manquant ou non valide : adresse)");
+    expect(preflight.groups.map((group) => group.orderNames)).toEqual([["#1062"]]);
+
+    // Lyon's parcel cannot be mapped: its sender's postcode is not one of its country.
+    const badZip = { ...context.settings, locationSenders: [{ locationId: LYON, locationName: "Entrepôt Lyon", sender: { ...LYON_SENDER, zip: "99999" } }] };
+    const second = await runPreflight({ ...context, settings: badZip }, ["gid://shopify/Order/7100001062"]);
+    const zipReason = second.blocked[0]!.reasons[0]!;
+    expect(zipReason).toMatchObject({ params: { problem: "sender_zip_invalid", location: "Entrepôt Lyon" } });
+    expect(bulkReasonText(zipReason, "en")).toMatch(/^Parcel shipped from Entrepôt Lyon: The sender postcode "99999" is not a valid postcode/);
+    expect(bulkReasonText(zipReason, "fr")).toMatch(/^Colis expédié depuis Entrepôt Lyon : /);
+
+    // With Lyon's sender as saved, both locations pass.
+    expect((await runPreflight(context, ["gid://shopify/Order/7100001062"])).ready.map((entry) => entry.orderName)).toEqual(["#1062"]);
+  });
+
   it("gets one label per location (page: one location at a time), each fulfilling only its fulfillment order's lines, with its sender", async () => {
     const before = await inspect(1062);
     const foAt = (location: string) => before.fulfillmentOrders.find((fo) => fo.locationId === location)!;
@@ -95,6 +123,11 @@ describe("an order shipping from two locations", () => {
     expect(lyon.locations?.map((location) => location.locationId)).toEqual([PARIS, LYON]);
     expect(lyon.label.fulfillmentOrderId).toBe(foAt(LYON).id);
     expect((openRequest(lyon.label.requestSnapshotJson) as Sent).sender).toMatchObject({ city: "Lyon", zip: "69003", company_name: "Maison Étiquette Lyon" });
+
+    // The orders list, between the two: partly labelled, still to label, its action creating Paris's label.
+    const row = async () => (await loadOrdersList({ db, admin: context.admin }, DEMO_SHOP, listParamsSchema.parse({ q: "1062" }))).rows.find((entry) => entry.name === "#1062");
+    expect((await row())?.view).toMatchObject({ status: "partly_labelled", primaryAction: "create", purchase: "first", progress: { labelled: 1, total: 2 } });
+    expect((await row())?.fulfillment).toBe("PARTIALLY_FULFILLED");
 
     const paris = await labelOrder(context, { orderId: "7100001062", location: PARIS });
     if (paris.kind !== "labelled") throw new Error(JSON.stringify(paris).slice(0, 1500));
@@ -111,6 +144,9 @@ describe("an order shipping from two locations", () => {
       expect(fulfillment.lineItems.map((line) => line.lineItemId).sort()).toEqual(foAt(location).lineItems.map((line) => line.lineItemId).sort());
     }
     expect(after.notifications).toHaveLength(2);
+    // Both labelled and shipped: labelled, in the Labelled tab (no longer one to ship).
+    const labelledTab = await loadOrdersList({ db, admin: context.admin }, DEMO_SHOP, listParamsSchema.parse({ q: "1062", tab: "labelled" }));
+    expect(labelledTab.rows.map((entry) => [entry.name, entry.view.status])).toEqual([["#1062", "fulfilled"]]);
 
     // Asked again, per location or for the whole order: each location's label is reported, nothing is bought.
     // A bulk job's preflight sees it as already labelled (nothing left to ship from either location).

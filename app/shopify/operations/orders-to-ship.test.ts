@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mockAdmin } from "../../../test/helpers/mock-admin";
 import { AdminApiError } from "../admin-client";
-import { fetchOrderRowLines, fetchOrdersPage, ordersSearch } from "./orders-to-ship";
+import { fetchOrderRowLines, fetchOrderRowLocations, fetchOrdersPage, ordersSearch } from "./orders-to-ship";
 
 const page = {
   orders: {
@@ -56,6 +56,19 @@ describe("fetchOrderRowLines", () => {
     expect(lines.get("gid://shopify/Order/1")).toEqual({ lineItems: [{ requiresShipping: false, isGiftCard: false }], complete: false });
     expect(lines.has("gid://shopify/Order/2")).toBe(false);
     expect(await fetchOrderRowLines(admin, [])).toEqual(new Map());
+    expect(admin.calls).toHaveLength(1);
+  });
+});
+
+describe("fetchOrderRowLocations", () => {
+  it("reads the named orders' fulfillment orders and their locations, by id, and skips an order Shopify does not return", async () => {
+    const fo = { status: "OPEN", deliveryMethod: { methodType: "SHIPPING" }, supportedActions: [{ action: "CREATE_FULFILLMENT" }], assignedLocation: { name: "Entrepôt Lyon", location: { id: "gid://shopify/Location/2" } } };
+    const admin = mockAdmin({ OrderRowLocations: () => ({ data: { nodes: [{ id: "gid://shopify/Order/1", fulfillmentOrders: { nodes: [fo] } }, null] } }) });
+    const read = await fetchOrderRowLocations(admin, ["gid://shopify/Order/1", "gid://shopify/Order/2"]);
+    expect(admin.calls[0]).toEqual({ operationName: "OrderRowLocations", variables: { ids: ["gid://shopify/Order/1", "gid://shopify/Order/2"] } });
+    expect(read.get("gid://shopify/Order/1")).toEqual([fo]);
+    expect(read.has("gid://shopify/Order/2")).toBe(false);
+    expect(await fetchOrderRowLocations(admin, [])).toEqual(new Map());
     expect(admin.calls).toHaveLength(1);
   });
 });
