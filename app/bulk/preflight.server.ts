@@ -169,7 +169,7 @@ export function checkOrder(
 /** The location slots (first labels) of these orders held now: labelled, or a purchase under way (decision 0115). */
 export async function heldLocationSlots(db: PrismaClient, shop: string, ids: readonly string[]): Promise<Set<string>> {
   const attempts = await db.purchaseAttempt.findMany({
-    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, orderSlot: { contains: "|gid://shopify/Location/" } },
+    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, locationId: { not: null }, orderSlot: { not: null } },
     select: { orderSlot: true },
   });
   return new Set(attempts.flatMap((attempt) => (attempt.orderSlot ? [attempt.orderSlot] : [])));
@@ -178,7 +178,8 @@ export async function heldLocationSlots(db: PrismaClient, shop: string, ids: rea
 /** Sender per location (decision 0115): the first label of each order labelled per location (a location's slot). */
 export async function locationLabels(db: PrismaClient, shop: string, ids: readonly string[]) {
   const attempts = await db.purchaseAttempt.findMany({
-    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, locationId: { not: null }, labelId: { not: null } },
+    // A slot still held: a void label freed its slot (its location stays on the attempt) and counts for nothing.
+    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, locationId: { not: null }, orderSlot: { not: null }, labelId: { not: null } },
     include: { label: true },
     orderBy: { createdAt: "asc" },
   });

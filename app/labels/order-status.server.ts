@@ -25,10 +25,9 @@ export interface OrderRowLabelFacts {
   locations?: LocationProgress;
 }
 
-/** The location a label's slot names (`<shop>|<order>|<index>|<Location GID>`, decision 0115), first labels only. */
-export function slotLocation(orderSlot: string | null | undefined): string | null {
-  const parts = orderSlot?.split("|") ?? [];
-  return parts.length === 4 && parts[2] === "1" && parts[3]!.startsWith("gid://shopify/Location/") ? parts[3]! : null;
+/** The location a first label was bought for (decision 0115: its own slot and sender), or null (the whole order). */
+export function attemptLocation(attempt: { labelIndex: number; locationId: string | null } | null | undefined): string | null {
+  return attempt && attempt.labelIndex === 1 ? attempt.locationId : null;
 }
 
 export async function labelFactsByOrder(
@@ -41,7 +40,7 @@ export async function labelFactsByOrder(
   const [labels, attempts] = await Promise.all([
     db.label.findMany({
       where: { shop, orderId: { in: [...orderIds] } },
-      select: { orderId: true, fulfillmentStatus: true, labelUrl: true, voidState: true, attempt: { select: { orderSlot: true } } },
+      select: { orderId: true, fulfillmentStatus: true, labelUrl: true, voidState: true, attempt: { select: { labelIndex: true, locationId: true } } },
       orderBy: { createdAt: "asc" },
     }),
     db.purchaseAttempt.findMany({
@@ -60,7 +59,7 @@ export async function labelFactsByOrder(
     own.labels.push({ fulfillmentStatus: labelFulfillmentStatus(label.fulfillmentStatus), voidState });
     // A void label's file is never offered again.
     if (label.labelUrl && voidState === null) own.labelUrl = label.labelUrl;
-    const location = voidState === null ? slotLocation(label.attempt?.orderSlot) : null;
+    const location = voidState === null ? attemptLocation(label.attempt) : null;
     if (location && !own.labelledLocations.includes(location)) own.labelledLocations.push(location);
   }
   return facts;

@@ -218,7 +218,7 @@ describe("an order shipping from two locations (decision 0115)", () => {
     await db.purchaseAttempt.create({
       data: {
         shop: DEMO_SHOP, orderId: gid(number), orderName: `#${number}`, environment: "staging", customReference: `20261126-${made}`, status: "CREATED",
-        requestJson: "{}", labelId: label.id, orderSlot: extra.voidState ? null : `${DEMO_SHOP}|${gid(number)}|1|${location}`,
+        requestJson: "{}", labelId: label.id, orderSlot: extra.voidState ? null : `${DEMO_SHOP}|${gid(number)}|1|${location}`, locationId: location,
       },
     });
     return label;

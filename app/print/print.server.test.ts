@@ -186,7 +186,7 @@ describe("printing an order shipping from two locations (decision 0115)", () => 
     const located = async (orderNumber: number, location: string) => {
       const row = await label(A, orderNumber);
       await db.purchaseAttempt.create({
-        data: { shop: A, orderId: row.orderId, orderName: row.orderName, environment: "staging", customReference: row.customReference, status: "CREATED", requestJson: "{}", labelId: row.id, orderSlot: `${A}|${row.orderId}|1|${location}` },
+        data: { shop: A, orderId: row.orderId, orderName: row.orderName, environment: "staging", customReference: row.customReference, status: "CREATED", requestJson: "{}", labelId: row.id, orderSlot: `${A}|${row.orderId}|1|${location}`, locationId: location },
       });
       return row;
     };

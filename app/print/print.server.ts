@@ -10,7 +10,7 @@ import { groupByFormat, printKindOf } from "./formats";
 import { LabelFileFetchError, type LabelFiles } from "./label-files.server";
 import { concatenateThermal, mergePdf, UnreadableLabelFileError } from "./merge";
 import { sortForPrint, type PrintOrder } from "./order";
-import { slotLocation } from "../labels/order-status.server";
+import { attemptLocation } from "../labels/order-status.server";
 import { LIVE_LABEL } from "../labels/status";
 
 export const INLINE_LIMIT = 50;
@@ -64,14 +64,14 @@ export async function selectLabels(db: PrismaClient, shop: string, selection: Pr
   if (selection.kind === "orders") {
     const labels = await db.label.findMany({
       where: { shop, orderId: { in: [...new Set(selection.orderIds)] }, ...LIVE_LABEL },
-      select: { ...LABEL_SELECT, attempt: { select: { orderSlot: true } } },
+      select: { ...LABEL_SELECT, attempt: { select: { labelIndex: true, locationId: true } } },
       orderBy: { createdAt: "desc" },
     });
     // The newest label of each order: an older one was replaced by it. An order shipping from several locations has
     // a parcel per location (decision 0115): the newest label of each location's slot.
     const newest = new Map<string, PrintableLabel>();
     for (const { attempt, ...label } of labels) {
-      const key = `${label.orderId}|${slotLocation(attempt?.orderSlot) ?? ""}`;
+      const key = `${label.orderId}|${attemptLocation(attempt) ?? ""}`;
       if (!newest.has(key)) newest.set(key, label);
     }
     return [...newest.values()];

@@ -17,9 +17,9 @@ import { DEMO_SHOP, DEMO_TOKEN } from "../../emulators/shopify-admin/test-helper
 import { runAdmin, withShopifyBudget, type AdminGraphqlClient } from "./admin-client";
 import { InProcessShopifyBudget, type ShopifyBudget, type ThrottleStatus } from "./budget";
 import { createDatabaseShopifyBudget, type DatabaseBudgetConfig } from "./budget-store.server";
-import type { SqlTarget } from "../jobs/sql.server";
+import { sql, sqlRunner, type SqlTarget } from "../jobs/sql.server";
 
-type Options = Pick<DatabaseBudgetConfig, "leaseMs" | "flushMs" | "pendingGraceMs"> & { wrap?: (target: SqlTarget) => SqlTarget };
+type Options = Pick<DatabaseBudgetConfig, "leaseMs" | "flushMs" | "pendingGraceMs" | "idleMs"> & { wrap?: (target: SqlTarget) => SqlTarget };
 type Budgets = {
   make(now?: () => number, assumed?: ThrottleStatus, options?: Options): ShopifyBudget & { expectedAvailable(shop: string): number | Promise<number> };
   close(): Promise<void>;
@@ -246,6 +246,45 @@ describe.each(DATABASES)("leases of one shop's budget ($label)", ({ label, setup
     expect(await survivor.expectedAvailable(shop)).toBeCloseTo(SMALL.maximumAvailable - held);
     clock += 31_000;
     expect(await survivor.expectedAvailable(shop)).toBeCloseTo(SMALL.maximumAvailable);
+  });
+
+  it("keeps a lease alive on the row while a call outlasts half the grace", async () => {
+    let clock = 19_000_000;
+    const holder = budgets.make(() => clock, SMALL, { pendingGraceMs: 2_000, flushMs: 20, idleMs: 60_000 });
+    const reader = budgets.make(() => clock, SMALL, { pendingGraceMs: 2_000 });
+    const shop = shopNamed("slow-call");
+    expect(await holder.reserve(shop, 10, 0)).toMatchObject({ granted: true, waitMs: 0 });
+    const held = SMALL.maximumAvailable - (await reader.expectedAvailable(shop));
+    expect(held).toBeGreaterThanOrEqual(10);
+    // The call is still waiting for Shopify well past the grace: the holder's timer renews its hold meanwhile.
+    for (let step = 0; step < 6; step += 1) {
+      clock += 1_100;
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    expect(await reader.expectedAvailable(shop)).toBeLessThanOrEqual(SMALL.maximumAvailable - 10);
+  });
+
+  it("does not bring back the row of a shop whose data was erased", async () => {
+    const clock = 21_000_000;
+    let target: SqlTarget | undefined;
+    const budget = budgets.make(() => clock, SMALL, {
+      wrap: (given) => {
+        target = given;
+        return given;
+      },
+    });
+    const shop = shopNamed("erased");
+    const flush = () => (budget as unknown as { flush(): Promise<void> }).flush();
+    const first = await budget.reserve(shop, 10, 0);
+    const second = await budget.reserve(shop, 10, 0);
+    const run = sqlRunner(target!, label === "PostgreSQL" ? "postgresql" : "sqlite");
+    await run.execute(sql`DELETE FROM "ShopifyBucket" WHERE "shop" = ${shop}`); // shop/redact
+    // Both calls' answers arrive after the erasure, each written on its own.
+    await budget.settle(shop, 10, { ...SMALL, currentlyAvailable: 35 }, 10, first.ticket);
+    await flush();
+    await budget.settle(shop, 10, { ...SMALL, currentlyAvailable: 30 }, 10, second.ticket);
+    await flush();
+    expect(await run.query(sql`SELECT "shop" FROM "ShopifyBucket" WHERE "shop" = ${shop}`)).toEqual([]);
   });
 
   it("gives the lease back and corrects the shared row as soon as an answer is THROTTLED", async () => {

@@ -70,6 +70,8 @@ type Local = {
   epoch: number;
   recent: { at: number; cost: number }[];
   lastReserveAt: number;
+  /** When this process's last statement for the shop ran: what it holds is kept alive before the grace runs out. */
+  lastSyncAt: number;
   running?: Promise<unknown>;
   timer?: ReturnType<typeof setTimeout>;
   rowExists: boolean;
@@ -120,6 +122,7 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Datab
         epoch: 0,
         recent: [],
         lastReserveAt: 0,
+        lastSyncAt: 0,
         rowExists: false,
       };
       shops.set(shop, state);
@@ -145,6 +148,14 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Datab
    */
   async function sync(shop: string, state: Local, request?: LeaseRequest): Promise<{ row: Row | undefined; granted: number }> {
     if (!state.rowExists) {
+      if (!request) {
+        // The row is gone (the shop's data was erased) and nothing is asked: the batch is moot, and writing it would
+        // bring the erased shop's row back.
+        state.release = 0;
+        state.give = 0;
+        state.observations = [];
+        return { row: undefined, granted: 0 };
+      }
       await db.execute(sql`INSERT INTO "ShopifyBucket" ("shop", "available", "maximum", "restoreRate", "atMs")
         VALUES (${shop}, ${num(assumed.currentlyAvailable)}, ${num(assumed.maximumAvailable)}, ${num(assumed.restoreRate)}, ${BigInt(now())})
         ON CONFLICT ("shop") DO NOTHING`);
@@ -216,6 +227,7 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Datab
       return request ? sync(shop, state, request) : { row: undefined, granted: 0 };
     }
     state.seen = Number(row.settles);
+    state.lastSyncAt = at;
     state.epoch = batch.epoch + 1;
     state.restoreRate = Number(row.restoreRate);
     state.maximum = Number(row.maximum);
@@ -250,14 +262,18 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Datab
         state.give += state.lease;
         state.lease = 0;
       }
-      if (state.release === 0 && state.give === 0 && state.observations.length === 0) return;
+      // A call that outlasts half the grace keeps what this process holds (its lease, its calls' points) alive on the
+      // row; otherwise the other processes would forget them and could overspend the bucket.
+      const holding = state.lease > 0 || state.inFlight > 0;
+      const keepAlive = holding && now() - state.lastSyncAt >= grace / 2;
+      if (state.release === 0 && state.give === 0 && state.observations.length === 0 && !keepAlive) return;
       await sync(shop, state);
     });
   }
 
   function schedule(shop: string, state: Local): void {
     if (state.timer) return;
-    const due = state.release > 0 || state.give > 0 || state.observations.length > 0 || state.lease > 0;
+    const due = state.release > 0 || state.give > 0 || state.observations.length > 0 || state.lease > 0 || state.inFlight > 0;
     if (!due) return;
     state.timer = setTimeout(() => {
       state.timer = undefined;

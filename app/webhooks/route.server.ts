@@ -1,4 +1,6 @@
+import { config } from "../config.server";
 import db from "../db.server";
+import { databaseKind } from "../db-url";
 import { moduleLogger } from "../observability/logger.server";
 import { runningQueue } from "../print/runtime.server";
 import { authenticate } from "../shopify.server";
@@ -20,6 +22,12 @@ export async function webhookAction(request: Request, expected: WebhookTopic): P
   }
   const started = performance.now();
   const queue = check.delivery.topic === "SHOP_REDACT" ? await runningQueue() : null;
+  // On PostgreSQL the queue (pg-boss) keeps jobs, which name the shop's orders, in tables of its own: only a running
+  // queue erases them. Without one (starting or stopping), 503 makes Shopify deliver shop/redact again later.
+  if (check.delivery.topic === "SHOP_REDACT" && !queue && databaseKind(config().DATABASE_URL) === "postgresql") {
+    moduleLogger("webhooks").warn({ topic, shop, webhookId }, "shop/redact postponed: the job queue is not running");
+    return new Response(null, { status: 503 });
+  }
   await handleWebhook(db, webhookId, check.delivery, { queue });
   moduleLogger("webhooks").info({ topic, shop, webhookId, durationMs: Math.round(performance.now() - started) }, "webhook handled");
   return new Response(null, { status: 200 });
