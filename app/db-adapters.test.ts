@@ -301,10 +301,10 @@ describe("Prisma on the app's SQLite adapter", () => {
       });
       expect((await prisma.job.findUnique({ where: { id: "j1" } }))!.attempts).toBe(2);
 
-      const [{ journal_mode }] = await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
-      const [{ timeout }] = await prisma.$queryRawUnsafe<{ timeout: number | bigint }[]>("PRAGMA busy_timeout");
-      expect(journal_mode).toBe("wal");
-      expect(Number(timeout)).toBe(5000);
+      const journal = await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
+      const busy = await prisma.$queryRawUnsafe<{ timeout: number | bigint }[]>("PRAGMA busy_timeout");
+      expect(journal[0]!.journal_mode).toBe("wal");
+      expect(Number(busy[0]!.timeout)).toBe(5000);
     } finally {
       await db.close();
     }
