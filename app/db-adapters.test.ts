@@ -6,7 +6,7 @@ import { createClient, type Client, type Config, type InArgs, type ResultSet } f
 import { ConnectionPool } from "@libsql/client/sqlite3";
 import Database from "libsql";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createStatementCachingClient, cachedStatementCount } from "./db-libsql-client";
+import { createStatementCachingClient, cachedStatements } from "./db-libsql-client";
 import { createTestDatabase } from "../test/helpers/test-db";
 
 let dir: string;
@@ -149,7 +149,8 @@ describe("the statement-caching libSQL client", () => {
     expect(JSON.stringify(library)).toContain("cannot be safely represented");
     expect(spy.mock.calls.length).toBeLessThan(libraryPrepares);
     expect(preparesOf(spy, SELECT)).toBe(1);
-    expect(preparesOf(spy, INSERT)).toBe(1);
+    // Prepared twice: the statement that met the unique constraint left the cache (see the SQLITE_BUSY test below).
+    expect(preparesOf(spy, INSERT)).toBe(2);
   });
 
   it("gives the library's results with intMode bigint too, and in memory", async () => {
@@ -172,7 +173,7 @@ describe("the statement-caching libSQL client", () => {
     for (const sql of texts) await client.execute(sql);
     const connection = acquired.mock.results.at(-1)!.value as InstanceType<typeof Database>;
     expect(new Set(acquired.mock.results.map((r) => r.value)).size).toBe(1); // calls in sequence share one connection
-    expect(cachedStatementCount(connection)).toBe(3);
+    expect(cachedStatements(connection)).toEqual(["SELECT 2", "SELECT 3", "SELECT 4"]);
     // The insert was the least recently used: it was dropped and is prepared again; "SELECT 4" is still there.
     await client.execute({ sql: "INSERT INTO t VALUES (?)", args: [20] });
     await client.execute("SELECT 4");
@@ -181,7 +182,7 @@ describe("the statement-caching libSQL client", () => {
     expect((await client.execute("SELECT count(*) AS c FROM t")).rows[0]!.c).toBe(21);
 
     client.close();
-    expect(cachedStatementCount(connection)).toBe(0);
+    expect(cachedStatements(connection)).toEqual([]);
     expect(connection.open).toBe(false);
     await expect(client.execute("SELECT 1")).rejects.toMatchObject({ code: "CLIENT_CLOSED" });
   });
@@ -212,6 +213,35 @@ describe("the statement-caching libSQL client", () => {
     await tx.commit();
     await client.execute({ sql: "INSERT INTO t VALUES (?)", args: ["outside"] });
     expect((await client.execute("SELECT k FROM t ORDER BY k")).rows.map((row) => row.k)).toEqual(["inside", "outside"]);
+  });
+
+  it("drops a statement that failed, and closes a connection SQLITE_BUSY stopped instead of keeping its old snapshot", async () => {
+    const url = fileUrl("snapshot.sqlite");
+    const client = open(createStatementCachingClient, { url, timeout: 100 });
+    await client.execute("PRAGMA journal_mode = WAL");
+    await client.execute("CREATE TABLE t (k INTEGER)");
+    const other = new Database(url.slice("file:".length));
+    try {
+      const acquired = vi.spyOn(ConnectionPool.prototype, "acquireSync");
+      const insert = "INSERT INTO t VALUES (?)";
+      // A deferred transaction reads, another connection commits, the transaction's write meets an old snapshot.
+      const tx = await client.transaction("deferred");
+      const connection = acquired.mock.results.at(-1)!.value as InstanceType<typeof Database>;
+      await tx.execute("SELECT count(*) FROM t");
+      other.exec("INSERT INTO t VALUES (2)");
+      await tx.execute({ sql: "SELECT ? AS v", args: [1] });
+      await expect(tx.execute({ sql: insert, args: [3] })).rejects.toMatchObject({ code: "SQLITE_BUSY", extendedCode: "SQLITE_BUSY_SNAPSHOT" });
+      await tx.rollback();
+      // The failed insert left the cache, and its connection was closed and dropped from the pool: the client's next
+      // calls run on a fresh connection that sees the other connection's row and can write.
+      expect(cachedStatements(connection)).toEqual([]);
+      expect(connection.open).toBe(false);
+      expect((await client.execute("SELECT count(*) AS c FROM t")).rows[0]!.c).toBe(1);
+      await client.execute({ sql: insert, args: [4] });
+      expect((await client.execute("SELECT k FROM t ORDER BY k")).rows.map((row) => row.k)).toEqual([2, 4]);
+    } finally {
+      other.close();
+    }
   });
 
   it("waits for another process's write lock within the busy timeout, and fails at once without one", async () => {

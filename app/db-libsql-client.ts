@@ -44,12 +44,38 @@ class StatementCache {
       return cached;
     }
     const statement = Database.prototype.prepare.call(this.connection, sql);
+    this.forgetOnError(sql, statement);
     this.statements.set(sql, statement);
     if (this.statements.size > this.limit) {
       const oldest = this.statements.keys().next().value as string;
       this.statements.delete(oldest);
     }
     return statement;
+  }
+
+  /**
+   * A statement whose run fails leaves the cache. SQLite stops a statement that meets SQLITE_BUSY where it was, so it
+   * can be retried, and until it is reset or finalized it counts as running: after a deferred transaction's
+   * SQLITE_BUSY_SNAPSHOT and its rollback, the connection keeps its old read snapshot (reads see old data, writes
+   * fail). libSQL offers no reset but the next run, so the library's way out is the garbage collector finalizing the
+   * dropped statement; a cache holding it would keep the connection stuck until the same SQL ran again there. We do
+   * better than waiting for the collector: the connection is marked, and the pool closes it when it comes back.
+   */
+  private forgetOnError(sql: string, statement: Statement): void {
+    for (const method of ["run", "all", "get"] as const) {
+      const original = statement[method] as (...args: unknown[]) => unknown;
+      Object.defineProperty(statement, method, {
+        value: (...args: unknown[]) => {
+          try {
+            return original.apply(statement, args);
+          } catch (error) {
+            if (this.statements.get(sql) === statement) this.statements.delete(sql);
+            if (isBusy(error)) stopped.add(this.connection);
+            throw error;
+          }
+        },
+      });
+    }
   }
 
   /**
@@ -60,12 +86,20 @@ class StatementCache {
     this.statements.clear();
   }
 
-  get size(): number {
-    return this.statements.size;
+  /** The SQL texts held, least recently used first. */
+  texts(): string[] {
+    return [...this.statements.keys()];
   }
 }
 
 const caches = new WeakMap<Connection, StatementCache>();
+/** Connections one of whose statements met SQLITE_BUSY (see `forgetOnError`): closed when they return to the pool. */
+const stopped = new WeakSet<Connection>();
+
+function isBusy(error: unknown): boolean {
+  const rawCode = (error as { rawCode?: unknown } | null)?.rawCode;
+  return typeof rawCode === "number" && (rawCode & 0xff) === 5;
+}
 
 function keepStatements(connection: Connection, limit: number): void {
   if (caches.has(connection)) return;
@@ -83,9 +117,9 @@ function keepStatements(connection: Connection, limit: number): void {
   }) as Connection["close"];
 }
 
-/** How many statements a connection holds prepared (tests). */
-export function cachedStatementCount(connection: Connection): number {
-  return caches.get(connection)?.size ?? 0;
+/** The SQL texts a connection holds prepared, least recently used first (tests). */
+export function cachedStatements(connection: Connection): string[] {
+  return caches.get(connection)?.texts() ?? [];
 }
 
 /** The library's pool; each connection it opens gets a statement cache before anyone uses it. */
@@ -103,6 +137,22 @@ class StatementCachingPool extends ConnectionPool {
     const connection = super.acquireSync(forTransaction);
     keepStatements(connection, this.cacheSize);
     return connection;
+  }
+
+  /**
+   * A connection stopped by SQLITE_BUSY is rolled back if it is still in a transaction (so it lets go of its locks
+   * now), then closed; the library's `release` drops a closed connection and the next call opens a fresh one.
+   */
+  override release(connection: Connection): void {
+    if (stopped.has(connection) && connection.open) {
+      try {
+        if (connection.inTransaction) connection.exec("ROLLBACK");
+      } catch {
+        // closing it below is all that is left to do
+      }
+      connection.close();
+    }
+    super.release(connection);
   }
 }
 
