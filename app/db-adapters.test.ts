@@ -244,6 +244,24 @@ describe("the statement-caching libSQL client", () => {
     }
   });
 
+  it("serves a call waiting for the connection that SQLITE_BUSY stopped", async () => {
+    const url = fileUrl("waiter.sqlite");
+    const client = open(createStatementCachingClient, { url, concurrency: 1 });
+    await client.execute("CREATE TABLE t (k INTEGER)");
+    const other = new Database(url.slice("file:".length));
+    try {
+      other.exec("BEGIN IMMEDIATE");
+      // One connection: the read waits in the pool while the write borrows it and fails.
+      const [write, read] = await Promise.allSettled([client.execute("INSERT INTO t VALUES (1)"), client.execute("SELECT count(*) AS c FROM t")]);
+      expect(write).toMatchObject({ status: "rejected", reason: { code: "SQLITE_BUSY" } });
+      expect(read).toMatchObject({ status: "fulfilled", value: { rows: [{ c: 0 }] } });
+      other.exec("COMMIT");
+      await client.execute("INSERT INTO t VALUES (2)");
+    } finally {
+      other.close();
+    }
+  });
+
   it("waits for another process's write lock within the busy timeout, and fails at once without one", async () => {
     const url = fileUrl("busy.sqlite");
     const file = url.slice("file:".length);

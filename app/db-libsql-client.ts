@@ -141,18 +141,26 @@ class StatementCachingPool extends ConnectionPool {
 
   /**
    * A connection stopped by SQLITE_BUSY is rolled back if it is still in a transaction (so it lets go of its locks
-   * now), then closed; the library's `release` drops a closed connection and the next call opens a fresh one.
+   * now), then closed; the library's `release` drops a closed connection. It would not hand a call waiting for a
+   * connection anything in its place, so we open a fresh one and release that: it goes to the waiter, or stays idle.
    */
   override release(connection: Connection): void {
-    if (stopped.has(connection) && connection.open) {
-      try {
-        if (connection.inTransaction) connection.exec("ROLLBACK");
-      } catch {
-        // closing it below is all that is left to do
-      }
-      connection.close();
+    if (!stopped.has(connection) || !connection.open) {
+      super.release(connection);
+      return;
     }
+    try {
+      if (connection.inTransaction) connection.exec("ROLLBACK");
+    } catch {
+      // closing it is all that is left to do
+    }
+    connection.close();
     super.release(connection);
+    try {
+      super.release(this.acquireSync());
+    } catch {
+      // the pool is closed, or the database cannot be opened: the next call will say so
+    }
   }
 }
 
