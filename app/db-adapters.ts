@@ -1,10 +1,10 @@
 /**
  * Driver adapters for Prisma's JS engine, shared by prisma.config.ts (migrations) and app/db.server.ts (queries).
  */
-import { createClient as createLibsqlClient } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { createStatementCachingClient } from "./db-libsql-client";
 import { databaseKind } from "./db-url";
 
 // PostgreSQL returns some catalogue values (current_schema(), pg_namespace.nspname, ...) with the `name` or
@@ -52,13 +52,13 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
  * @prisma/adapter-libsql 6.19 bundles @libsql/client 0.8, which has no busy timeout and opens a new connection for
  * every transaction. We hand it the app's own @libsql/client (0.18: a small connection pool, each connection with
  * the busy timeout) instead; the adapter only calls execute, executeMultiple, transaction and close, which both
- * versions have with the same meaning.
+ * versions have with the same meaning. Its connections keep their prepared statements (decision 0194).
  */
 class LibsqlAdapterFactory extends PrismaLibSQL {
   private journal: Promise<unknown> = Promise.resolve();
 
   override createClient(config: Parameters<PrismaLibSQL["createClient"]>[0]): ReturnType<PrismaLibSQL["createClient"]> {
-    const client = createLibsqlClient({ url: config.url, timeout: SQLITE_BUSY_TIMEOUT_MS });
+    const client = createStatementCachingClient({ url: config.url, timeout: SQLITE_BUSY_TIMEOUT_MS });
     // Write-ahead log (decision 0191): a commit appends to the log and syncs it once, instead of the rollback
     // journal's several syncs and file creations, and readers no longer wait for a writer. `synchronous` stays FULL
     // (SQLite's default), so a committed purchase attempt survives a power cut. The mode is stored in the file.
