@@ -70,6 +70,9 @@ export function ErrorBoundary() {
   const root = useRouteLoaderData<typeof loader>("root");
   const locale = root?.locale ?? (typeof navigator !== "undefined" && navigator.language.startsWith("fr") ? "fr" : "en");
   const t = translatorFor(root?.messages ?? LAST_RESORT[locale]);
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <html lang={locale}>
       <head>

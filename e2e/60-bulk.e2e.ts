@@ -180,8 +180,8 @@ describe.each([
     const [ready, blocked] = ((await summary.textContent()) ?? "").match(/\d+/g)!.map(Number) as [number, number];
     expect(ready).toBeGreaterThan(REFUSED);
     expect(ready + blocked).toBeLessThanOrEqual(SELECTED);
-    await expect(page.getByText(t("bulk.new.selected.other", { count: String(SELECTED) })).count()).resolves.toBe(1);
-    if (blocked > 0) await expect(page.getByText(t("bulk.new.blocked.heading")).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText(t("bulk.new.selected.other", { count: String(SELECTED) })).count()).toBe(1);
+    if (blocked > 0) await expect.poll(() => page.getByText(t("bulk.new.blocked.heading")).count()).toBe(1);
     const soldBefore = await sold();
 
     // The label service refuses the first two purchases (nothing charged); Start with the ready orders.
@@ -242,7 +242,7 @@ describe.each([
     const earlier = fileIds(await (await page.request.get(new URL("/app/print", page.url()).toString())).text());
     const printAll = page.getByRole("button", { name: t("bulk.print.all", { count: String(labelledRows) }), exact: true });
     // The print card counts labels as its button does (an order shipping from two locations has two).
-    await expect(page.getByText(t(labelledRows === 1 ? "bulk.print.body.one" : "bulk.print.body.other", { count: String(labelledRows) })).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByText(t(labelledRows === 1 ? "bulk.print.body.one" : "bulk.print.body.other", { count: String(labelledRows) })).count()).toBe(1);
     await tabTo(page, printAll, 400);
     await page.keyboard.press("Enter");
     const download = page.getByRole("link", { name: t("print.file.download") }).first();

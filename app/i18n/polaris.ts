@@ -20,7 +20,8 @@ export const POLARIS_DICTIONARY_URLS: Record<Locale, string> = { en: enUrl, fr: 
 export const PolarisDictionariesContext = createContext<PolarisDictionaries>({});
 
 export async function fetchPolarisDictionary(url: string): Promise<PolarisDictionary> {
-  const response = await fetch(url);
+  // Hydration waits for it: a stalled read must not leave the page dead (the layout fetches it again on failure).
+  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
   if (!response.ok) throw new Error(`Polaris dictionary ${url}: HTTP ${response.status}`);
   return (await response.json()) as PolarisDictionary;
 }

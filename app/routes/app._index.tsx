@@ -379,7 +379,9 @@ export default function OrdersToShip() {
       <BlockStack gap="400">
         <Card padding="0">
           <ListFilters params={params} loading={navigation.state === "loading"} go={go} />
-          <OrdersTable rows={rows} params={params} next={next} previous={previous} go={go} empty={empty} />
+          {/* Another search, filter, tab or page starts a new selection: "all matching" never carries over to a list the
+              merchant did not select from. */}
+          <OrdersTable key={searchParams.toString()} rows={rows} params={params} next={next} previous={previous} go={go} empty={empty} />
         </Card>
         {partial ? (
           <InlineStack gap="200" blockAlign="center">
