@@ -53,7 +53,7 @@ describe("usePolarisDictionary", () => {
     const container = render({ en: EN }, "fr");
     expect(container.textContent).toBe("Cancel");
     await act(async () => new Promise((resolve) => setTimeout(resolve, 20)));
-    expect(fetch).toHaveBeenCalledWith(POLARIS_DICTIONARY_URLS.fr);
+    expect(fetch).toHaveBeenCalledWith(POLARIS_DICTIONARY_URLS.fr, expect.objectContaining({ signal: expect.any(AbortSignal) }));
     expect(container.textContent).toBe("Annuler");
   });
 });
