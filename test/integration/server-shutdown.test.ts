@@ -72,7 +72,8 @@ it("serves the health checks and metrics, then stops cleanly on SIGTERM with a r
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child?.once("exit", (code, signal) => resolve({ code, signal })),
+    // "close", not "exit": the process can end before its last lines are read from its pipes.
+    child?.once("close", (code, signal) => resolve({ code, signal })),
   );
 
   await expect.poll(() => logLines().find((line) => line.msg === "listening"), { timeout: 60_000, interval: 100 }).toBeDefined();
