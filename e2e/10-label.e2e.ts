@@ -15,7 +15,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { launchChromium, openJourney, type Journey } from "./browser";
 import { root } from "./demo";
 import { inspectLabelPdf } from "./pdf";
-import { searchButton, searchField, searchOrder, settled, submit, tabTo, trackingNumber, words, type Lang } from "./steps";
+import { searchButton, searchField, searched, searchOrder, settled, submit, tabTo, trackingNumber, words, type Lang } from "./steps";
 
 const demo = inject("demo");
 const SCREENSHOTS = path.join(root, "docs/screenshots");
@@ -191,7 +191,7 @@ describe("journey 1 with the keyboard alone", () => {
     await expect.poll(() => searchField(page, lang).evaluate((field) => field === document.activeElement)).toBe(true);
     await page.keyboard.type(`#${order}`);
     await page.keyboard.press("Enter");
-    await expect.poll(() => page.getByRole("link", { name: `#${order}`, exact: true }).count()).toBe(1);
+    await searched(page, order);
     await settled(page);
     await journey.step("order-found");
 

@@ -39,8 +39,11 @@ async function removeAllRules(page: Page) {
   const t = words("en");
   await page.goto(`${demo.app}/app/rules`);
   await settled(page);
-  while ((await page.getByRole("button", { name: t("rules.remove") }).count()) > 0) {
-    await submit(page, () => page.getByRole("button", { name: t("rules.remove") }).first().click());
+  const removeButtons = page.getByRole("button", { name: t("rules.remove") });
+  for (let rules = await removeButtons.count(); rules > 0; rules = await removeButtons.count()) {
+    await submit(page, () => removeButtons.first().click());
+    // The answer is in; the list shows one rule fewer once the page's data is read again.
+    await expect.poll(() => removeButtons.count(), { timeout: 30_000 }).toBeLessThan(rules);
   }
   await submit(page, () => page.getByRole("button", { name: t("rules.save") }).click());
 }

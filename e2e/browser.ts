@@ -72,6 +72,8 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
     page.on("requestfailed", (request) => {
       const errorText = request.failure()?.errorText ?? "?";
       if (handedOver.has(request.url()) && errorText === "net::ERR_ABORTED") return;
+      // The browser's own pages (its PDF viewer showing a label file) are not the app's requests.
+      if (request.url().startsWith("chrome-extension://")) return;
       // Remix's route discovery (`/__manifest?p=…`) is a background fetch for links on screen; the browser aborts it
       // when the page moves on first (a submit, a new document). Nothing the merchant asked for failed. Any other
       // answer of it (an HTTP error) still counts below.

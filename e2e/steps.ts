@@ -44,8 +44,17 @@ export async function searchOrder(page: Page, lang: Lang, order: string): Promis
   if (!(await searchField(page, lang).isVisible())) await searchButton(page, lang).click();
   await searchField(page, lang).fill(`#${order}`);
   await searchField(page, lang).press("Enter");
-  await expect.poll(() => page.getByRole("link", { name: `#${order}`, exact: true }).count()).toBe(1);
+  await searched(page, order);
   await settled(page);
+}
+
+/**
+ * The list shows the search's answer: the URL carries it (Remix changes the URL once the new list's data is in) and the
+ * order's link is on screen. An order of the first page is on screen before the search too.
+ */
+export async function searched(page: Page, order: string): Promise<void> {
+  await page.waitForURL((url) => url.searchParams.get("q") === `#${order}`, { timeout: 60_000 });
+  await expect.poll(() => page.getByRole("link", { name: `#${order}`, exact: true }).count(), { timeout: 30_000 }).toBe(1);
 }
 
 /** The label card after a purchase: its tracking number. */

@@ -222,6 +222,7 @@ const ListFilters = memo(function ListFilters({
  * is memoized on that deferred count, so the store's synchronous update of this component does not render it.
  */
 function OrdersTable({
+  listKey,
   rows,
   params,
   next,
@@ -229,6 +230,8 @@ function OrdersTable({
   go,
   empty,
 }: {
+  /** The list's search, filters, tab and page (its URL query). */
+  listKey: string;
   rows: Row[];
   params: { q: string; tab: ListTab; zone: DestinationZone[] };
   next: string | null;
@@ -240,6 +243,9 @@ function OrdersTable({
   const [store] = useState(createRowSelectionStore);
   const count = useSyncExternalStore(store.subscribe, store.count, () => 0);
   const selectedItemsCount = useDeferredValue(count);
+  // Another search, filter, tab or page starts a new selection: "all matching" never carries over to a list the
+  // merchant did not select from. The table stays mounted (the rows React can keep, and the focus, stay).
+  useEffect(() => store.clear(), [store, listKey]);
 
   // Polaris's calls, applied to the store against the page's rows in their order (shift-click ranges are positions).
   const rowIds = useMemo(() => rows.map((row) => row.id), [rows]);
@@ -379,9 +385,7 @@ export default function OrdersToShip() {
       <BlockStack gap="400">
         <Card padding="0">
           <ListFilters params={params} loading={navigation.state === "loading"} go={go} />
-          {/* Another search, filter, tab or page starts a new selection: "all matching" never carries over to a list the
-              merchant did not select from. */}
-          <OrdersTable key={searchParams.toString()} rows={rows} params={params} next={next} previous={previous} go={go} empty={empty} />
+          <OrdersTable listKey={searchParams.toString()} rows={rows} params={params} next={next} previous={previous} go={go} empty={empty} />
         </Card>
         {partial ? (
           <InlineStack gap="200" blockAlign="center">

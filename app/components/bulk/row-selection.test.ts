@@ -74,6 +74,21 @@ describe("the rows ticked on Orders to ship", () => {
     expect(store.count()).toBe(4);
   });
 
+  it("clears everything, 'all matching' included, and tells the ticked rows and the table", () => {
+    const store = createRowSelectionStore();
+    store.change("page", true, undefined, page);
+    store.change("all", true, undefined, page);
+    const row = vi.fn();
+    const table = vi.fn();
+    store.subscribeRow("b", row);
+    store.subscribe(table);
+    store.clear();
+    expect(store.selection()).toEqual({ ids: [], all: false });
+    expect(store.count()).toBe(0);
+    expect(row).toHaveBeenCalledTimes(1);
+    expect(table).toHaveBeenCalledTimes(1);
+  });
+
   it("ticks or unticks a shift-click range of positions, either way round", () => {
     const store = createRowSelectionStore();
     store.change("multi", true, [3, 1], page);

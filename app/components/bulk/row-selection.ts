@@ -26,6 +26,8 @@ export interface RowSelectionStore {
   subscribe(listener: () => void): () => void;
   /** The selection as "Create labels" posts it. */
   selection(): RowSelection;
+  /** Unticks everything (another search, filter, tab or page of the list). */
+  clear(): void;
   /**
    * Applies one of IndexTable's `onSelectionChange` calls. `rowIds` are the page's rows in their order (ranges are
    * positions in it).
@@ -78,6 +80,7 @@ export function createRowSelectionStore(): RowSelectionStore {
       return () => listeners.delete(listener);
     },
     selection: () => ({ ids: [...ticked], all }),
+    clear: () => commit(new Set(), false),
     change(kind, selecting, target, rowIds) {
       // Any change other than "select all" leaves "every matching order" (as Polaris's own hook does).
       const nextAll = kind === "all" ? selecting : false;
