@@ -83,6 +83,33 @@ describe("readOrdersForLabel against the emulator", () => {
     console.log(`${orderIds.length} orders: bulk ${bulkPoints} points (${(bulkPoints / orderIds.length).toFixed(2)} per order), direct ${directPoints} (${(directPoints / orderIds.length).toFixed(1)} per order)`);
   }, 60_000);
 
+  it("reads two chunks at once, never more, and returns what one chunk returns", async () => {
+    await fetch(`${emulator.url}/__admin/reset`, { method: "POST" });
+    const inner = emulatorClient(emulator);
+    const open = new Set<string>();
+    let most = 0;
+    let started = 0;
+    const client: AdminGraphqlClient = {
+      graphql: async (query, options) => {
+        const response = await inner.graphql(query, options);
+        const body = (await response.clone().json()) as { data?: { bulkOperationRunQuery?: { bulkOperation?: { id: string } }; bulkOperation?: { status: string } } };
+        const id = body.data?.bulkOperationRunQuery?.bulkOperation?.id;
+        if (id) {
+          if (String(options?.variables?.query).includes("orders(")) started += 1;
+          open.add(id);
+          most = Math.max(most, open.size);
+        }
+        if (body.data?.bulkOperation?.status === "COMPLETED") open.delete(String(options?.variables?.id));
+        return response;
+      },
+    };
+    const ids = orderIds.slice(0, 9);
+    const chunked = await readOrdersForLabel(client, ids, { pollMs: 20, ordersPerOperation: 3 });
+    expect(started).toBe(3); // three chunks of orders (each followed by its fulfillment orders' lines)
+    expect(most).toBe(2);
+    expect(chunked).toEqual(await readOrdersForLabel(inner, ids, { pollMs: 20 }));
+  }, 60_000);
+
   it("waits for a free slot when the shop already runs 5 bulk operations", async () => {
     await fetch(`${emulator.url}/__admin/reset`, { method: "POST" }); // a full bucket again
     const client = emulatorClient(emulator);

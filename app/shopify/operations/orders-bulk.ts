@@ -211,12 +211,20 @@ const lineSchema = z.looseObject({ id: z.string(), __parentId: z.string().option
 /** At most this many orders per bulk operation (keeps the search string short). */
 export const ORDERS_PER_BULK_OPERATION = 250;
 
+/**
+ * At most this many chunks are read at once, each one bulk operation at a time: two of the shop's five bulk
+ * operations (another job or another app's read may need the rest; a busy shop only makes a chunk wait its turn).
+ */
+export const BULK_READS_AT_ONCE = 2;
+
 export interface BulkReadOptions {
   /** How long the whole read may take (starting, waiting for a free slot, polling, downloading). Default 10 minutes. */
   timeoutMs?: number;
-  /** First wait between polls; doubles up to `maxPollMs`. */
+  /** First wait between polls (default 100 ms); grows by half up to `maxPollMs` (default 2 s). */
   pollMs?: number;
   maxPollMs?: number;
+  /** Orders per bulk operation (default ORDERS_PER_BULK_OPERATION). */
+  ordersPerOperation?: number;
   /** Downloads the result file (default: fetch; the URL is signed, no token is sent). */
   download?: (url: string) => Promise<string>;
 }
@@ -309,15 +317,21 @@ export function assembleOrders(ordersJsonl: string, fulfillmentOrderLinesJsonl =
 
 const BUSY_CODES = new Set(["LIMIT_REACHED", "OPERATION_IN_PROGRESS"]);
 
+/**
+ * A small chunk's operation often completes within a few hundred milliseconds, so the first polls come quickly (a poll
+ * costs one point); a long one is polled at most every `maxPollMs`.
+ */
+const FIRST_POLL_MS = 100;
+
 /** Runs one bulk query to its end and returns its JSONL ("" when nothing matched: Shopify gives no file then). */
 async function runBulkQuery(admin: AdminGraphqlClient, query: string, deadline: number, options: BulkReadOptions): Promise<string> {
   const clock = admin.pacing?.clock ?? realClock;
   const remaining = () => deadline - clock.now();
   const maxPoll = options.maxPollMs ?? 2000;
-  let wait = options.pollMs ?? 250;
+  let wait = options.pollMs ?? FIRST_POLL_MS;
   const nextWait = () => {
     const current = Math.min(wait, Math.max(0, remaining()));
-    wait = Math.min(maxPoll, wait * 2);
+    wait = Math.min(maxPoll, Math.ceil(wait * 1.5));
     return current;
   };
 
@@ -337,7 +351,7 @@ async function runBulkQuery(admin: AdminGraphqlClient, query: string, deadline: 
     }
     operationId = payload.bulkOperation.id;
   }
-  wait = options.pollMs ?? 250;
+  wait = options.pollMs ?? FIRST_POLL_MS;
   for (;;) {
     const polled = await runAdmin(admin, "OrdersForLabelBulkPoll", ORDERS_FOR_LABEL_BULK_POLL, { id: operationId }, pollData);
     const operation = polled.bulkOperation;
@@ -359,8 +373,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * The orders, read by bulk operations (per 250 orders: one for the orders, one for their fulfillment orders'
- * lines, one after the other): each requested id maps to its `OrderForLabel`, or null when the shop has no such
+ * The orders, read by bulk operations (per 250 orders: one for the orders, then one for their fulfillment orders'
+ * lines; BULK_READS_AT_ONCE such chunks at a time): each requested id maps to its `OrderForLabel`, or null when the shop has no such
  * order (as `fetchOrderForLabel` answers null).
  */
 export async function readOrdersForLabel(admin: AdminGraphqlClient, orderIds: readonly string[], options: BulkReadOptions = {}): Promise<Map<string, OrderForLabel | null>> {
@@ -368,13 +382,25 @@ export async function readOrdersForLabel(admin: AdminGraphqlClient, orderIds: re
   const deadline = clock.now() + (options.timeoutMs ?? 10 * 60_000);
   const unique = [...new Set(orderIds)];
   const found = new Map<string, OrderForLabel>();
-  for (const chunk of chunks(unique, ORDERS_PER_BULK_OPERATION)) {
-    const ordersJsonl = await runBulkQuery(admin, bulkQueryFor(ORDERS_FOR_LABEL_BULK_QUERY, "Order", chunk), deadline, options);
-    let linesJsonl = "";
-    for (const ids of chunks(fulfillmentOrderIdsOf(ordersJsonl), ORDERS_PER_BULK_OPERATION)) {
-      linesJsonl += await runBulkQuery(admin, bulkQueryFor(FULFILLMENT_ORDER_LINES_BULK_QUERY, "FulfillmentOrder", ids), deadline, options);
+  const perOperation = options.ordersPerOperation ?? ORDERS_PER_BULK_OPERATION;
+  const pending = chunks(unique, perOperation);
+  let failed = false;
+  const reader = async () => {
+    for (let chunk = pending.shift(); chunk && !failed; chunk = pending.shift()) {
+      try {
+        const ordersJsonl = await runBulkQuery(admin, bulkQueryFor(ORDERS_FOR_LABEL_BULK_QUERY, "Order", chunk), deadline, options);
+        let linesJsonl = "";
+        for (const ids of chunks(fulfillmentOrderIdsOf(ordersJsonl), perOperation)) {
+          linesJsonl += await runBulkQuery(admin, bulkQueryFor(FULFILLMENT_ORDER_LINES_BULK_QUERY, "FulfillmentOrder", ids), deadline, options);
+        }
+        for (const [id, order] of assembleOrders(ordersJsonl, linesJsonl)) found.set(id, order);
+      } catch (error) {
+        // The other reader stops at its next chunk: the read fails as a whole, as it did one chunk at a time.
+        failed = true;
+        throw error;
+      }
     }
-    for (const [id, order] of assembleOrders(ordersJsonl, linesJsonl)) found.set(id, order);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(BULK_READS_AT_ONCE, pending.length) }, reader));
   return new Map(unique.map((id) => [id, found.get(id) ?? null]));
 }
