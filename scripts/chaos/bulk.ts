@@ -139,13 +139,18 @@ export async function runBulkPhase(options: BulkPhaseOptions): Promise<BulkPhase
 
   // Orders already labelled, selected again: reported as such, never bought again.
   if (options.againCount > 0 && Date.now() < options.deadline) {
-    const labelled = await options.db.label.findMany({
-      where: { shop: DEMO_SHOP_DOMAIN, orderId: { in: options.orders } },
-      select: { orderId: true },
-      distinct: ["orderId"],
-      take: options.againCount,
-    });
-    result.againOrders = labelled.map((label) => label.orderId);
+    // 500 ids per query: SQLite refuses more than 999 parameters in one statement.
+    const labelled: string[] = [];
+    for (let start = 0; start < options.orders.length && labelled.length < options.againCount; start += 500) {
+      const rows = await options.db.label.findMany({
+        where: { shop: DEMO_SHOP_DOMAIN, orderId: { in: options.orders.slice(start, start + 500) } },
+        select: { orderId: true },
+        distinct: ["orderId"],
+        take: options.againCount - labelled.length,
+      });
+      labelled.push(...rows.map((row) => row.orderId));
+    }
+    result.againOrders = labelled;
     if (result.againOrders.length > 0) {
       const before = new Date();
       await createJob(options, result.againOrders);

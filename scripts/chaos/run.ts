@@ -144,6 +144,17 @@ const SANDBOX_FAULTS = {
 };
 /** A few generate_label calls wait longer than the app's timeout (the sandbox stores the label after the app gave up). */
 const GENERATE_TIMEOUT_MS = 4_000;
+/** Reconciliation delays: quick first tries, then every 15 s until past `windowMs` plus one more try. */
+function backoffPast(windowMs: number): number[] {
+  const steps = [0, 1_000, 2_000, 4_000, 8_000];
+  let total = steps.reduce((sum, step) => sum + step, 0);
+  while (total < windowMs + 15_000) {
+    steps.push(15_000);
+    total += 15_000;
+  }
+  return steps;
+}
+
 const SLOW = { probability: 0.02, ms: [4_500, 6_000] as [number, number] };
 
 interface Stats {
@@ -279,6 +290,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       devOrigin = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
       closers.push(() => new Promise((resolve) => dev.close(resolve)));
     }
+    const lateChargeWindowMs = Math.max(SLOW.ms[1], LATE_CHARGES > 0 ? LATE_MS[1] : 0) + 30_000;
     const appEnv: Record<string, string> = {
       ...(devOrigin ? { REMIX_DEV_ORIGIN: devOrigin } : {}),
       NODE_ENV: devOrigin ? "development" : "test", // demo mode refuses production
@@ -296,13 +308,15 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       LABEL_SERVICE_TIMEOUT_MS: "4000",
       LOG_LEVEL: "warn",
       // Reconciliation fast enough to settle within the run (honoured once app/config.server.ts reads them).
-      RECONCILE_BACKOFF_MS: "0,1000,2000,4000,8000",
+      // The backoff outlasts the late-charge window below (as the defaults do, 41 min against 10): a backoff that ended
+      // first sent unanswered purchases to review before a lookup could count them as not bought.
+      RECONCILE_BACKOFF_MS: backoffPast(lateChargeWindowMs).join(","),
       RECONCILE_STALE_AFTER_MS: "15000",
       RECONCILE_INTERVAL_MS: "1000",
       // A purchase without an answer counts as "not bought" only after this window (decision 0061). The campaign's
       // only late charges are the proxy's held answers (charged at once) and --late-charges: the window covers them,
       // so purchases left unknown settle within the run instead of after the 10-minute default.
-      RECONCILE_LATE_CHARGE_WINDOW_MS: String(Math.max(SLOW.ms[1], LATE_CHARGES > 0 ? LATE_MS[1] : 0) + 30_000),
+      RECONCILE_LATE_CHARGE_WINDOW_MS: String(lateChargeWindowMs),
       FULFILLMENT_CLAIM_TIMEOUT_MS: "15000",
       LABEL_LOOKUP_MAX_PAGES: String(LOOKUP_PAGES),
     };
