@@ -31,6 +31,21 @@ export type SemaphoreConfig = { db: SqlTarget; dialect: Dialect; now?: () => num
 export function createSemaphore(config: SemaphoreConfig): Semaphore {
   const db = sqlRunner(config.db, config.dialect);
   const now = config.now ?? Date.now;
+  /**
+   * Slots this process released, per key, the latest last: most likely free, so they are tried first. Without them a
+   * process holding three of four slots tried its own taken slots first about half the time (1.5 failed INSERTs
+   * per label on the bulk bench, each a write).
+   */
+  const released = new Map<string, number[]>();
+  const remember = (key: string, slot: number) => {
+    const slots = released.get(key)?.filter((other) => other !== slot) ?? [];
+    slots.push(slot);
+    released.set(key, slots.slice(-16));
+  };
+  const forget = (key: string, slot: number) => {
+    const slots = released.get(key);
+    if (slots?.includes(slot)) released.set(key, slots.filter((other) => other !== slot));
+  };
 
   function lease(key: string, slot: number, holder: string, leaseMs: number): SemaphoreLease {
     return {
@@ -43,7 +58,8 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
         return count === 1;
       },
       async release() {
-        await db.execute(sql`DELETE FROM "SemaphoreSlot" WHERE "key" = ${key} AND "slot" = ${slot} AND "holder" = ${holder}`);
+        const count = await db.execute(sql`DELETE FROM "SemaphoreSlot" WHERE "key" = ${key} AND "slot" = ${slot} AND "holder" = ${holder}`);
+        if (count === 1) remember(key, slot);
       },
     };
   }
@@ -54,8 +70,10 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
     const holder = randomUUID();
     const at = now();
     const start = Math.floor(Math.random() * limit); // spread contenders over the slots
-    for (let i = 0; i < limit; i++) {
-      const slot = (start + i) % limit;
+    const freed = (released.get(key) ?? []).filter((slot) => slot < limit).reverse();
+    const order = [...new Set([...freed, ...Array.from({ length: limit }, (_, i) => (start + i) % limit)])];
+    for (const slot of order) {
+      forget(key, slot);
       const rows = await db.query<{ holder: string }>(sql`INSERT INTO "SemaphoreSlot" ("key", "slot", "holder", "leaseUntilMs")
         VALUES (${key}, ${slot}, ${holder}, ${BigInt(at + leaseMs)})
         ON CONFLICT ("key", "slot") DO UPDATE SET "holder" = excluded."holder", "leaseUntilMs" = excluded."leaseUntilMs"
