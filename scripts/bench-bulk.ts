@@ -16,7 +16,7 @@
  * does not pay for the counting); the app's CPU time as a share of wall time (target < 2 %), peak RSS and the
  * event loop's delay; the emulators' own CPU time (on a loaded machine, their CPU decides how close a run can get).
  * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS ("300-800"),
- * LABEL_SERVICE_MAX_CONCURRENCY (default 4). Nothing here asserts a figure.
+ * LABEL_SERVICE_MAX_CONCURRENCY (default 4); BENCH_CPU_PROF, a folder for the app processes' CPU profiles. Nothing here asserts a figure.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -74,7 +74,9 @@ type Points = { calls: number; requested: number; actual: number; throttled: num
 /** A TypeScript entry point in a Node process of its own (no tsx CLI in between, so its pid is the one to read). */
 function spawnTs(script: string, env: Record<string, string>, hooks: string[] = []): ChildProcess {
   const imports = ["tsx", ...hooks].flatMap((hook) => ["--import", hook.startsWith("/") ? pathToFileURL(hook).href : hook]);
-  return spawn(process.execPath, [...imports, path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // BENCH_CPU_PROF=<folder>: the app's processes write V8 CPU profiles there (open them in Chrome's DevTools).
+  const profile = script.includes("worker") && process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return spawn(process.execPath, [...profile, ...imports, path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 /** Resolves with the first match of `pattern` in the child's output. */
@@ -164,6 +166,8 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json") });
       children.push(child);
       figures = JSON.parse((await waitFor(child, /^result (.*)$/m, "app process", JOB_TIMEOUT_MS))[1]!) as JobFigures;
+      // It exits by itself once it printed; a profiled one needs the time to write its profile.
+      if (process.env.BENCH_CPU_PROF && child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
       peakRssMb.push(figures.peakRss / 1024 / 1024);
       label = "embedded queue on SQLite, 1 app process";
     } else {
