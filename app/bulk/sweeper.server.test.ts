@@ -241,8 +241,12 @@ describe.each([
   });
 
   it("a RUNNING item handed back is not queued a second time by the QUEUED pass", async () => {
-    await job(["q1"]);
-    expect(Object.values((await sweep()).swept)).toEqual(["queued"]);
+    const id = await job(["q1"]);
+    // Stalled for real (its row last changed two thresholds ago), so both passes run on the real clock: the hand-back
+    // must make the item fresh again, or the QUEUED pass would take it for a lost one once its new job has run.
+    await db.bulkJobItem.updateMany({ where: { jobId: id }, data: { updatedAt: new Date(Date.now() - 2 * STALE_MS) } });
+    expect(Object.values((await sweep(() => Date.now())).swept)).toEqual(["queued"]);
+    await waitForOurs(1);
     expect((await sweepQueued(() => Date.now() + 1_000)).swept).toEqual({});
     await waitForOurs(1);
     await sleep(300);
