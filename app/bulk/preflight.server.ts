@@ -68,14 +68,18 @@ const READ_CONCURRENCY = 4;
  * The orders as the label flow reads them, by id; null for an id Shopify does not know in this shop. Batched
  * (READ_CONCURRENCY at a time); a Shopify error other than "not found" is thrown (nothing is bought here).
  */
-export async function readOrdersForPreflight(admin: AdminGraphqlClient, ids: readonly string[]): Promise<Map<string, OrderForLabel | null>> {
+export async function readOrdersForPreflight(
+  admin: AdminGraphqlClient,
+  ids: readonly string[],
+  onOrders?: (orders: readonly OrderForLabel[]) => void,
+): Promise<Map<string, OrderForLabel | null>> {
   const found = new Map<string, OrderForLabel | null>();
   const valid = ids.filter((id) => ORDER_GID.test(id));
   for (const id of ids) if (!ORDER_GID.test(id)) found.set(id, null);
   // Many orders: one bulk operation pair reads them all for almost no rate-limit points (decision 0181); a few: read
   // directly, which answers sooner than a bulk operation's round trips.
   if (valid.length >= BULK_READ_FROM) {
-    const read = await readOrdersForLabel(admin, valid);
+    const read = await readOrdersForLabel(admin, valid, { onOrders });
     for (const id of valid) found.set(id, read.get(id) ?? null);
     return found;
   }
@@ -83,7 +87,9 @@ export async function readOrdersForPreflight(admin: AdminGraphqlClient, ids: rea
   async function worker() {
     while (next < valid.length) {
       const id = valid[next++]!;
-      found.set(id, await fetchOrderForLabel(admin, id));
+      const order = await fetchOrderForLabel(admin, id);
+      found.set(id, order);
+      if (order) onOrders?.([order]);
     }
   }
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, valid.length) }, worker));
@@ -211,39 +217,46 @@ export interface PreflightOptions {
 export async function runPreflight(ctx: LabelContext, orderIds: readonly string[], options: PreflightOptions = {}): Promise<PreflightResult> {
   const ids = normaliseOrderIds(orderIds);
   checkSelectionSize(ids);
+  // The service (its sign-in) and its lookups of what it sells to each destination start with the read, not after it:
+  // at the sandbox's 300-800 ms they took 2-3 s of a 500-order preflight once every order was read.
+  const connecting = ctx.service().then(
+    (service) => ({ service, error: undefined }),
+    (error: unknown) => ({ service: undefined, error: (error as { code?: string }).code ?? "unavailable" }),
+  );
+  const lookups = new Map<string, Promise<OfferedService[] | undefined>>();
+  const offeredFor = (country: string | undefined) => {
+    const code = country?.trim().toUpperCase();
+    if (!code) return Promise.resolve(undefined);
+    if (!lookups.has(code)) {
+      lookups.set(
+        code,
+        connecting.then(({ service }) => (service?.carrierServices ? service.carrierServices(code).catch(() => undefined) : undefined)),
+      );
+    }
+    return lookups.get(code)!;
+  };
+  // Every destination's lookup starts as soon as its orders are read (the client keeps at most its concurrency in
+  // flight): awaited one by one in the loop below, eleven countries took 6 s of a job's start.
+  const lookUp = (orders: Iterable<OrderForLabel | null>) => {
+    for (const order of orders) if (order) void offeredFor(order.shippingAddress?.countryCodeV2 ?? undefined);
+  };
+
   const kept = options.reuseRead && ids.every((id) => ORDER_GID.test(id)) ? await takePreflightRead(ctx.db, ctx.shop, ids, new Date()) : null;
   const readAt = kept?.readAt ?? new Date();
-  const read = kept ? Promise.resolve(new Map<string, OrderForLabel | null>(kept.orders)) : readOrdersForPreflight(ctx.admin, ids);
+  const read = kept ? Promise.resolve(new Map<string, OrderForLabel | null>(kept.orders)) : readOrdersForPreflight(ctx.admin, ids, lookUp);
   const [orders, taken, perLocation, heldSlots] = await Promise.all([
     read,
     slotsTaken(ctx.db, ctx.shop, ids),
     locationLabels(ctx.db, ctx.shop, ids),
     heldLocationSlots(ctx.db, ctx.shop, ids),
   ]);
+  lookUp(orders.values());
   if (options.keepRead) {
     const known = new Map([...orders].filter((entry): entry is [string, OrderForLabel] => entry[1] !== null));
     // Only a saving: a failure to keep it means the job reads the orders again.
     await keepPreflightRead(ctx.db, ctx.shop, known, readAt).catch(() => undefined);
   }
-
-  let service: Awaited<ReturnType<LabelContext["service"]>> | undefined;
-  let serviceError: string | undefined;
-  try {
-    service = await ctx.service();
-  } catch (error) {
-    serviceError = (error as { code?: string }).code ?? "unavailable";
-  }
-  const lookups = new Map<string, Promise<OfferedService[] | undefined>>();
-  const offeredFor = (country: string | undefined) => {
-    const code = country?.trim().toUpperCase();
-    if (!code || !service?.carrierServices) return Promise.resolve(undefined);
-    if (!lookups.has(code)) lookups.set(code, service.carrierServices(code).catch(() => undefined));
-    return lookups.get(code)!;
-  };
-
-  // Every destination's lookup starts now (the client keeps at most its concurrency in flight): awaited one by one in
-  // the loop below, eleven countries took 6 s of a job's start at the sandbox's 300-800 ms.
-  for (const order of orders.values()) if (order) void offeredFor(order.shippingAddress?.countryCodeV2 ?? undefined);
+  const { error: serviceError } = await connecting;
 
   const result: PreflightResult = {
     environment: ctx.environment,

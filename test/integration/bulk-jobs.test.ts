@@ -232,6 +232,42 @@ describe.each(ADAPTERS)("bulk jobs: $label", ({ setup }) => {
     expect((await bought()).count).toBe(0);
   });
 
+  it("preflight asks the service what it sells to a destination while the other orders are still being read", async () => {
+    const events: string[] = [];
+    let lookedUp!: () => void;
+    const firstLookup = new Promise<void>((resolve) => (lookedUp = resolve));
+    const client = service();
+    const watched = new Proxy(client, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property === "carrierServices") {
+          return (country: string) => {
+            events.push("lookup");
+            lookedUp();
+            return client.carrierServices(country);
+          };
+        }
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    // Every order read after the first waits for a lookup (at most 3 s): read after the reads, the lookups come last.
+    let reads = 0;
+    const reading: LabelContext["admin"] = {
+      pacing: admin.pacing,
+      async graphql(query, options) {
+        const order = query.includes("query OrderForLabel(");
+        if (order && reads++ > 0) await Promise.race([firstLookup, sleep(3_000)]);
+        const response = await admin.graphql(query, options);
+        if (order) events.push("read");
+        return response;
+      },
+    };
+    const preflight = await preflightBulkJob({ ...context(), admin: reading, service: async () => watched }, READY);
+    expect(preflight.ready.map((order) => order.orderId)).toEqual(READY);
+    expect(events.indexOf("lookup")).toBeGreaterThanOrEqual(0);
+    expect(events.indexOf("lookup")).toBeLessThan(events.lastIndexOf("read"));
+  });
+
   it("preflight names the shipping rule (or zone default) that chose each order's service", async () => {
     const rule = { id: "ch-gb", name: "Switzerland and UK", when: { countries: ["CH", "GB"] }, then: { carrier: DEMO_SHIPPING_SETTINGS.carriers.world } };
     const preflight = await preflightBulkJob({ ...context(), settings: { ...DEMO_SHIPPING_SETTINGS, rules: [rule] } }, [...READY, NO_HS_CODE]);

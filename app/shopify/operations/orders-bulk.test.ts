@@ -104,7 +104,10 @@ describe("readOrdersForLabel against the emulator", () => {
       },
     };
     const ids = orderIds.slice(0, 9);
-    const chunked = await readOrdersForLabel(client, ids, { pollMs: 20, ordersPerOperation: 3 });
+    const heard: string[][] = [];
+    const chunked = await readOrdersForLabel(client, ids, { pollMs: 20, ordersPerOperation: 3, onOrders: (orders) => heard.push(orders.map((order) => order.id)) });
+    expect(heard.map((chunk) => chunk.length)).toEqual([3, 3, 3]); // each chunk heard as soon as it was read
+    expect(heard.flat().sort()).toEqual([...ids].sort());
     expect(started).toBe(3); // three chunks of orders (each followed by its fulfillment orders' lines)
     expect(most).toBe(2);
     expect(chunked).toEqual(await readOrdersForLabel(inner, ids, { pollMs: 20 }));

@@ -225,6 +225,8 @@ export interface BulkReadOptions {
   maxPollMs?: number;
   /** Orders per bulk operation (default ORDERS_PER_BULK_OPERATION). */
   ordersPerOperation?: number;
+  /** Hears each chunk's orders as soon as they are read (the preflight starts its service lookups with them). */
+  onOrders?: (orders: readonly OrderForLabel[]) => void;
   /** Downloads the result file (default: fetch; the URL is signed, no token is sent). */
   download?: (url: string) => Promise<string>;
 }
@@ -393,7 +395,9 @@ export async function readOrdersForLabel(admin: AdminGraphqlClient, orderIds: re
         for (const ids of chunks(fulfillmentOrderIdsOf(ordersJsonl), perOperation)) {
           linesJsonl += await runBulkQuery(admin, bulkQueryFor(FULFILLMENT_ORDER_LINES_BULK_QUERY, "FulfillmentOrder", ids), deadline, options);
         }
-        for (const [id, order] of assembleOrders(ordersJsonl, linesJsonl)) found.set(id, order);
+        const assembled = assembleOrders(ordersJsonl, linesJsonl);
+        for (const [id, order] of assembled) found.set(id, order);
+        options.onOrders?.([...assembled.values()]);
       } catch (error) {
         // The other reader stops at its next chunk: the read fails as a whole, as it did one chunk at a time.
         failed = true;
