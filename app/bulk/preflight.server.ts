@@ -172,26 +172,22 @@ export function checkOrder(
   return { serviceChoice };
 }
 
-/** The location slots (first labels) of these orders held now: labelled, or a purchase under way (decision 0115). */
-export async function heldLocationSlots(db: PrismaClient, shop: string, ids: readonly string[]): Promise<Set<string>> {
+/**
+ * Sender per location (decision 0115), from one read of these orders' location slots (first labels) still held (a
+ * void label freed its slot; its location stays on the attempt and counts for nothing):
+ *  - `held`: every such slot, labelled or with a purchase under way;
+ *  - `labels`: the first label of each order labelled per location.
+ */
+export async function locationSlots(db: PrismaClient, shop: string, ids: readonly string[]) {
   const attempts = await db.purchaseAttempt.findMany({
     where: { shop, orderId: { in: [...ids] }, labelIndex: 1, locationId: { not: null }, orderSlot: { not: null } },
-    select: { orderSlot: true },
-  });
-  return new Set(attempts.flatMap((attempt) => (attempt.orderSlot ? [attempt.orderSlot] : [])));
-}
-
-/** Sender per location (decision 0115): the first label of each order labelled per location (a location's slot). */
-export async function locationLabels(db: PrismaClient, shop: string, ids: readonly string[]) {
-  const attempts = await db.purchaseAttempt.findMany({
-    // A slot still held: a void label freed its slot (its location stays on the attempt) and counts for nothing.
-    where: { shop, orderId: { in: [...ids] }, labelIndex: 1, locationId: { not: null }, orderSlot: { not: null }, labelId: { not: null } },
     include: { label: true },
     orderBy: { createdAt: "asc" },
   });
-  const first = new Map<string, NonNullable<(typeof attempts)[number]["label"]>>();
-  for (const attempt of attempts) if (attempt.label && !first.has(attempt.orderId)) first.set(attempt.orderId, attempt.label);
-  return first;
+  const held = new Set(attempts.flatMap((attempt) => (attempt.orderSlot ? [attempt.orderSlot] : [])));
+  const labels = new Map<string, NonNullable<(typeof attempts)[number]["label"]>>();
+  for (const attempt of attempts) if (attempt.labelId && attempt.label && !labels.has(attempt.orderId)) labels.set(attempt.orderId, attempt.label);
+  return { held, labels };
 }
 
 export interface PreflightResult extends BulkPreflight {
@@ -244,13 +240,9 @@ export async function runPreflight(ctx: LabelContext, orderIds: readonly string[
   const kept = options.reuseRead && ids.every((id) => ORDER_GID.test(id)) ? await takePreflightRead(ctx.db, ctx.shop, ids, new Date()) : null;
   const readAt = kept?.readAt ?? new Date();
   const read = kept ? Promise.resolve(new Map<string, OrderForLabel | null>(kept.orders)) : readOrdersForPreflight(ctx.admin, ids, lookUp);
-  const [orders, taken, perLocation, heldSlots] = await Promise.all([
-    read,
-    slotsTaken(ctx.db, ctx.shop, ids),
-    locationLabels(ctx.db, ctx.shop, ids),
-    heldLocationSlots(ctx.db, ctx.shop, ids),
-  ]);
-  lookUp(orders.values());
+  const [orders, taken, { held: heldSlots, labels: perLocation }] = await Promise.all([read, slotsTaken(ctx.db, ctx.shop, ids), locationSlots(ctx.db, ctx.shop, ids)]);
+  // A fresh read reported its orders as it went; a kept one starts its lookups now.
+  if (kept) lookUp(orders.values());
   if (options.keepRead) {
     const known = new Map([...orders].filter((entry): entry is [string, OrderForLabel] => entry[1] !== null));
     // Only a saving: a failure to keep it means the job reads the orders again.
