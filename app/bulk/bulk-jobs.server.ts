@@ -191,10 +191,11 @@ export async function listBulkJobs(db: PrismaClient, shop: string, options: { li
 
 /**
  * Marks the job finished when no item is queued or running: COMPLETED (or kept CANCELLED, with its finish time).
- * Safe to call from every item: each caller counts after its own item's update committed, so the last one sees 0.
+ * Safe to call from every item: each caller counts after its own item's update committed, so the last one sees 0
+ * (`counted`: that count, when the caller already made it).
  */
-export async function finishJobIfDone(db: PrismaClient | Tx, jobId: string): Promise<boolean> {
-  const remaining = await db.bulkJobItem.count({ where: { jobId, status: { in: [...UNFINISHED_ITEM_STATUSES] } } });
+export async function finishJobIfDone(db: PrismaClient | Tx, jobId: string, counted?: number): Promise<boolean> {
+  const remaining = counted ?? (await db.bulkJobItem.count({ where: { jobId, status: { in: [...UNFINISHED_ITEM_STATUSES] } } }));
   if (remaining > 0) return false;
   const now = new Date();
   const completed = await db.bulkJob.updateMany({ where: { id: jobId, status: "RUNNING" }, data: { status: "COMPLETED", finishedAt: now } });

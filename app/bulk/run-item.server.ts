@@ -16,7 +16,7 @@
  * (decision 0184: no OrderForLabel, no FulfillmentContext), leaves the order summary to a batched metafieldsSet
  * (decision 0185) and reads the shop's plan at most once a minute per job (decision 0186).
  */
-import type { PrismaClient } from "../generated/prisma/client";
+import type { BulkJob, PrismaClient } from "../generated/prisma/client";
 import { RetryableJobError } from "../jobs/errors";
 import type { Semaphore } from "../jobs/semaphore.server";
 import type { LabelEnvironment } from "../labels/environments";
@@ -33,7 +33,7 @@ import { accountSemaphoreKey, ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type
 import { LocalGate } from "./local-gate";
 import { openOrderDraft } from "./order-draft.server";
 import { blockedReason, type Reason } from "./reasons";
-import { UNFINISHED_ITEM_STATUSES } from "./types";
+import { claimItem, itemsLeft, readItem, readJob, settleItem, type ItemSettlement } from "./item-rows.server";
 
 export interface BulkRunDeps {
   db: PrismaClient;
@@ -61,10 +61,33 @@ export interface ItemRun {
 
 export type ItemRunResult = "skipped" | "LABELLED" | "BLOCKED" | "REFUSED" | "PENDING" | "waiting";
 
-/** The account the service sees: shops that saved the same login share its concurrency. */
-async function accountKey(db: PrismaClient, shop: string, environment: string): Promise<string> {
-  const account = await db.labelServiceAccount.findUnique({ where: { shop_environment: { shop, environment } }, select: { email: true } });
-  return accountSemaphoreKey(environment, account?.email ?? null, shop);
+/** How long an instance keeps a shop's semaphore key (the account's e-mail) and a job's frozen row (decision 0199). */
+export const ITEM_CACHE_MS = 30_000;
+
+const accountKeys = new WeakMap<BulkRunDeps, TtlCache<string>>();
+/**
+ * The account the service sees: shops that saved the same login share its concurrency. Kept ITEM_CACHE_MS per
+ * instance: a shop that saves another login meanwhile counts against the old one's slots for that long at most.
+ */
+function accountKey(deps: BulkRunDeps, shop: string, environment: string): Promise<string> {
+  let keys = accountKeys.get(deps);
+  if (!keys) accountKeys.set(deps, (keys = createTtlCache<string>({ ttlMs: ITEM_CACHE_MS })));
+  return keys.get(`${shop}|${environment}`, async () => {
+    const rows = await deps.db.$queryRaw<{ email: string }[]>`SELECT "email" FROM "LabelServiceAccount" WHERE "shop" = ${shop} AND "environment" = ${environment}`;
+    return accountSemaphoreKey(environment, rows[0]?.email ?? null, shop);
+  });
+}
+
+type FrozenJob = { job: BulkJob; settings: ShippingSettings };
+const frozenJobs = new WeakMap<BulkRunDeps, TtlCache<FrozenJob | null>>();
+/** The job's frozen part (shop, environment, settings, creation time), read and parsed once per instance for a while. */
+function frozenJob(deps: BulkRunDeps, jobId: string): Promise<FrozenJob | null> {
+  let jobs = frozenJobs.get(deps);
+  if (!jobs) frozenJobs.set(deps, (jobs = createTtlCache<FrozenJob | null>({ ttlMs: ITEM_CACHE_MS, maxEntries: 64 })));
+  return jobs.get(jobId, async () => {
+    const job = await readJob(deps.db, jobId);
+    return job ? { job, settings: shippingSettingsSchema.parse(JSON.parse(job.settingsJson)) } : null;
+  });
 }
 
 type Service = Awaited<ReturnType<LabelContext["service"]>>;
@@ -116,6 +139,15 @@ function throttledService(service: Service, take: () => Promise<{ release(): Pro
       if (typeof value !== "function") return value;
       const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
       if (property === "generateLabel") return held(bound, NOT_SENT);
+      // A destination's services already in the client's cache: no call, so no slot (decision 0199).
+      if (property === "carrierServices" && target.cachedCarrierServices) {
+        const cached = target.cachedCarrierServices.bind(target);
+        const call = held(bound);
+        return (country: string) => {
+          const services = cached(country);
+          return services ? Promise.resolve(services) : call(country);
+        };
+      }
       return typeof property === "string" && calls.has(property) ? held(bound) : bound;
     },
   });
@@ -142,37 +174,34 @@ function retrySeconds(reason: Reason): number {
 export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<ItemRunResult> {
   const { db } = deps;
   const { bulkJobId, orderId } = run.payload;
-  const item = await db.bulkJobItem.findFirst({ where: { jobId: bulkJobId, orderId, shop: run.shop }, include: { job: true } });
-  if (!item || item.job.shop !== run.shop) return "skipped";
+  const item = await readItem(db, { jobId: bulkJobId, orderId, shop: run.shop });
+  if (!item) return "skipped";
+  const frozen = await frozenJob(deps, bulkJobId);
+  if (!frozen || frozen.job.shop !== run.shop) return "skipped";
+  const { job } = frozen;
   // Claim: QUEUED -> RUNNING. A RUNNING item is run again (its previous run's process died and the queue's lease
   // expired): labelOrder's slot reports the label or the purchase in flight instead of buying twice.
-  const claimed = await db.bulkJobItem.updateMany({
-    where: { id: item.id, status: { in: ["QUEUED", "RUNNING"] } },
-    data: { status: "RUNNING", attempts: { increment: 1 }, startedAt: item.startedAt ?? new Date() },
-  });
-  if (claimed.count === 0) return "skipped";
+  if (!(await claimItem(db, item, new Date()))) return "skipped";
 
   /** The item's Admin client, once its context is built (the summaries are flushed with it). */
   let admin: AdminGraphqlClient | undefined;
-  const settle = async (status: "LABELLED" | "BLOCKED" | "REFUSED" | "PENDING" | "QUEUED", data: Record<string, unknown> = {}) => {
-    await db.bulkJobItem.updateMany({
-      where: { id: item.id, status: "RUNNING" },
-      // The stored order is kept only for the item's next run while it waits (QUEUED); ran, it is cleared.
-      data: { status, ...data, finishedAt: status === "QUEUED" ? null : new Date(), ...(status === "QUEUED" ? {} : { orderSealed: null, orderReadAt: null }) },
-    });
+  const settle = async (status: "LABELLED" | "BLOCKED" | "REFUSED" | "PENDING" | "QUEUED", data: ItemSettlement = {}) => {
+    // The stored order is kept only for the item's next run while it waits (QUEUED); ran, it is cleared.
+    await settleItem(db, item.id, status, data, new Date());
     if (status === "QUEUED") return;
-    await finishJobIfDone(db, bulkJobId);
+    const left = await itemsLeft(db, bulkJobId);
+    await finishJobIfDone(db, bulkJobId, left);
     // Whatever this item's outcome, it may be the job's last: the summaries its labels left are written then.
-    if (admin) await flushSummaries(db, admin, run.shop, bulkJobId);
+    if (admin) await flushSummaries(db, admin, run.shop, left);
   };
   const lastAttempt = run.attempt > ITEM_QUEUE_RETRY_LIMIT;
 
   let outcome: LabelOrderOutcome;
   try {
-    const settings = shippingSettingsSchema.parse(JSON.parse(item.job.settingsJson));
-    const environment = item.job.environment as LabelEnvironment;
+    const { settings } = frozen;
+    const environment = job.environment as LabelEnvironment;
     const context = await deps.contextFor(run.shop, { environment, settings, database: db });
-    const key = await accountKey(db, run.shop, environment);
+    const key = await accountKey(deps, run.shop, environment);
     const leaseMs = deps.slotLeaseMs ?? 30_000;
     const service = context.service;
     const take = async () => {
@@ -218,7 +247,7 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
 
   switch (outcome.kind) {
     case "labelled": {
-      const predates = outcome.label.createdAt.getTime() < item.job.createdAt.getTime();
+      const predates = outcome.label.createdAt.getTime() < job.createdAt.getTime();
       const reason = outcome.fulfillment?.status === "failed" ? outcome.fulfillment.reason : null;
       await settle("LABELLED", {
         labelId: outcome.label.id,
@@ -256,7 +285,7 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
       }
       const delayMs = (deps.refusalDelayMs ?? ((n: number) => Math.min(60_000, 2000 * 2 ** (n - 1))))(item.refusals + 1);
       await settle("QUEUED", {
-        refusals: { increment: 1 },
+        refused: true,
         reasonJson: JSON.stringify({ code: "retry_waiting", params: { seconds: String(Math.ceil(delayMs / 1000)), cause: "429" } } satisfies Reason),
       });
       throw new RetryableJobError(`bulk item ${item.id}: the label service asked to slow down`, delayMs);
@@ -268,9 +297,8 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
  * The shop's deferred order summaries: full batches of 25 now, and everything once no item of this job is left to
  * run (the last one to finish writes the rest). Anything missed (a crash in between) is the background pass's.
  */
-async function flushSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, jobId: string): Promise<void> {
+async function flushSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, left: number): Promise<void> {
   try {
-    const left = await db.bulkJobItem.count({ where: { jobId, status: { in: [...UNFINISHED_ITEM_STATUSES] } } });
     await flushOrderSummaries(db, admin, shop, { all: left === 0 });
   } catch {
     // The summaries stay due; the background pass writes them.

@@ -36,11 +36,15 @@ export type EmbeddedQueueConfig = {
 
 type ClaimedRow = { id: string; shop: string; payload: string; attempts: number; maxAttempts: number; backoffMs: number };
 
+/** How often the embedded queue ends jobs whose last attempt lost its lease. */
+const SWEEP_EVERY_MS = 1000;
+
 export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const { dialect } = config;
   const db = sqlRunner(config.db, dialect);
   const now = config.now ?? Date.now;
   const recurring = new Map<string, RecurringOptions>();
+  let lastSweepAt = Number.NEGATIVE_INFINITY;
   const lockClause = rawSql(dialect === "postgresql" ? "FOR UPDATE SKIP LOCKED" : "");
 
   async function enqueue<P extends JsonValue>(name: string, data: JobData<P>, options: EnqueueOptions = {}) {
@@ -105,10 +109,14 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
     },
     async tick() {
       const at = now();
-      // A job whose last allowed attempt lost its lease (its worker died) ends failed instead of staying active.
-      await db.execute(sql`UPDATE "Job" SET "state" = 'failed', "activeKey" = NULL, "finishedAtMs" = ${BigInt(at)},
-          "claimToken" = NULL, "lastError" = 'lease expired on the last attempt'
-        WHERE "state" = 'active' AND "leaseUntilMs" < ${BigInt(at)} AND "attempts" >= "maxAttempts"`);
+      // A job whose last allowed attempt lost its lease (its worker died) ends failed instead of staying active. Swept
+      // at most once a second: a busy worker polls after every finished job, and a lease is far longer than that.
+      if (at - lastSweepAt >= SWEEP_EVERY_MS || at < lastSweepAt) {
+        lastSweepAt = at;
+        await db.execute(sql`UPDATE "Job" SET "state" = 'failed', "activeKey" = NULL, "finishedAtMs" = ${BigInt(at)},
+            "claimToken" = NULL, "lastError" = 'lease expired on the last attempt'
+          WHERE "state" = 'active' AND "leaseUntilMs" < ${BigInt(at)} AND "attempts" >= "maxAttempts"`);
+      }
       for (const [name, options] of recurring) {
         if (await claimDueTick(db, name, at)) {
           await enqueue(name, { shop: options.shop ?? "*", payload: options.payload ?? null }, { singletonKey: RECURRING_SINGLETON_KEY, retryLimit: 0 });

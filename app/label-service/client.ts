@@ -168,6 +168,8 @@ export interface LabelServiceClient {
   /** The same by the service's label id. */
   lookUpLabelById(id: string, params?: LabelLookupParams): Promise<LabelLookup>;
   carrierServices(country: string): Promise<CarrierService[]>;
+  /** The destination's services while this client's cache holds them (no call); undefined otherwise. */
+  cachedCarrierServices(country: string): CarrierService[] | undefined;
   /** Fresh authentication with the saved credentials, for the Settings page. */
   testConnection(): Promise<ConnectionTestResult>;
   /**
@@ -526,14 +528,21 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     return found.status === "found" ? found.label : null;
   }
 
+  const carrierCacheKey = (code: string) => `${account.baseUrl}|${environment}|${code}`;
+
+  function cachedCarrierServices(country: string): CarrierService[] | undefined {
+    const cached = carrierCache.get(carrierCacheKey(country.trim().toUpperCase()));
+    return cached && cached.expiresAt > now() ? cached.services : undefined;
+  }
+
   async function carrierServices(country: string): Promise<CarrierService[]> {
     const code = countryCodeSchema.safeParse(country.trim().toUpperCase());
     if (!code.success) {
       throw localValidationError(ctx("carrier_services"), { country: [`"${country}": ${code.error.issues[0]?.message ?? "invalid"}`] });
     }
-    const cacheKey = `${account.baseUrl}|${environment}|${code.data}`;
-    const cached = carrierCache.get(cacheKey);
-    if (cached && cached.expiresAt > now()) return cached.services;
+    const cacheKey = carrierCacheKey(code.data);
+    const cached = cachedCarrierServices(code.data);
+    if (cached) return cached;
     const json = await readJson("carrier_services", carrierServicesRequest(options.carrierServicesPath, code.data));
     const parsed = parseCarrierServices(json);
     if (!parsed.ok) throw protocolError(ctx("carrier_services"), parsed.problem, 200, clean(JSON.stringify(json).slice(0, 2_000)));
@@ -607,6 +616,7 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     lookUpLabelByReference,
     lookUpLabelById,
     carrierServices,
+    cachedCarrierServices,
     async testConnection() {
       try {
         tokenCache.delete(key);

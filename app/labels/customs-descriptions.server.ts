@@ -4,7 +4,7 @@
  * descriptions page and the order page's "Save for this product". Every query is scoped by the shop.
  */
 import { z } from "zod";
-import type { PrismaClient } from "../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import { checkCustomsDescription, suggestCustomsDescription, type CustomsDescriptionError } from "../shipping/customs-descriptions";
 import type { OrderForLabel } from "../shopify/operations/order-for-label";
 
@@ -24,9 +24,14 @@ export async function customsDescriptionsFor(db: PrismaClient, shop: string, pro
   return new Map(rows.map((row) => [row.productId, row.description]));
 }
 
-/** The saved descriptions of one order's products. */
-export function customsDescriptionsForOrder(db: PrismaClient, shop: string, order: OrderForLabel): Promise<Map<string, string>> {
-  return customsDescriptionsFor(db, shop, productIdsOf([order]));
+/** The saved descriptions of one order's products (a few ids: one plain statement, decision 0199). */
+export async function customsDescriptionsForOrder(db: PrismaClient, shop: string, order: OrderForLabel): Promise<Map<string, string>> {
+  const productIds = productIdsOf([order]);
+  if (productIds.length === 0) return new Map();
+  if (productIds.length > 100) return customsDescriptionsFor(db, shop, productIds);
+  const rows = await db.$queryRaw<{ productId: string; description: string }[]>`SELECT "productId", "description" FROM "CustomsDescription"
+    WHERE "shop" = ${shop} AND "productId" IN (${Prisma.join(productIds)})`;
+  return new Map(rows.map((row) => [row.productId, row.description]));
 }
 
 export async function listCustomsDescriptions(db: PrismaClient, shop: string) {

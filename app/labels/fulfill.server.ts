@@ -16,8 +16,9 @@ import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import { note, storedNoteOf, type Note } from "./notes";
-import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, isFulfilled, isPushing, LIVE_LABEL, PUSHING_FULFILLMENT_STATUSES } from "./status";
+import { FULFILLMENT, isFulfilled, isPushing, LIVE_LABEL, PUSHING_FULFILLMENT_STATUSES } from "./status";
 import { shopifyStepFor } from "./shopify-step.server";
+import { claimLabelStep, labelById, liveLabelsOf, updateLabelStep } from "./label-rows.server";
 
 /** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
 export const FULFILLMENT_CLAIM_TIMEOUT_MS = DEFAULT_RECONCILE_TIMINGS.claimTimeoutMs;
@@ -43,22 +44,33 @@ export interface OrderLabelSummary {
 }
 
 export async function orderLabelSummary(db: PrismaClient, shop: string, orderId: string): Promise<OrderLabelSummary> {
-  const where = { shop, orderId, ...LIVE_LABEL };
-  const [count, latest] = await Promise.all([
-    db.label.count({ where }),
-    db.label.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: SUMMARY_MAX_LABELS }),
-  ]);
-  return {
-    count,
-    labels: latest.reverse().map((label) => ({
-      labelId: label.serviceLabelId,
-      trackingNumber: label.trackingNumber,
-      trackingUrl: label.trackingUrl,
-      carrier: label.carrierName,
-      environment: label.environment,
-      createdAt: label.createdAt.toISOString(),
-    })),
-  };
+  return (await orderLabelSummaries(db, shop, [orderId])).get(orderId)!;
+}
+
+/** The summaries of several orders of the shop from one read of their live labels (a batched write, decision 0199). */
+export async function orderLabelSummaries(db: PrismaClient, shop: string, orderIds: readonly string[]): Promise<Map<string, OrderLabelSummary>> {
+  const summaries = new Map<string, OrderLabelSummary>();
+  const labels = orderIds.length === 0 ? [] : await liveLabelsOf(db, shop, orderIds);
+  for (const orderId of orderIds) {
+    const own = labels.filter((label) => label.orderId === orderId);
+    // The most recent first (the id breaks a tie within a millisecond), then the kept ones oldest first.
+    own.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    summaries.set(orderId, {
+      count: own.length,
+      labels: own
+        .slice(0, SUMMARY_MAX_LABELS)
+        .reverse()
+        .map((label) => ({
+          labelId: label.serviceLabelId,
+          trackingNumber: label.trackingNumber,
+          trackingUrl: label.trackingUrl,
+          carrier: label.carrierName,
+          environment: label.environment,
+          createdAt: label.createdAt.toISOString(),
+        })),
+    });
+  }
+  return summaries;
 }
 
 /** Writes the order's label summary; true when Shopify stored it. A failure is not fatal (see writeSummary). */
@@ -142,22 +154,9 @@ export interface FulfillDeps {
  * label can have reached Shopify yet (a throttled call is not executed, and PENDING is only set back after one).
  */
 async function claim(db: PrismaClient, shop: string, labelId: string, now: Date, timings: ReconcileTimings, neverPushed = false): Promise<boolean> {
-  const { count } = await db.label.updateMany({
-    where: neverPushed
-      ? { id: labelId, shop, ...LIVE_LABEL, fulfillmentStatus: FULFILLMENT.PENDING, fulfillmentId: null }
-      : {
-          id: labelId,
-          shop,
-          // A label being voided or void never goes (back) to Shopify (decision 0112).
-          ...LIVE_LABEL,
-          OR: [
-            { fulfillmentStatus: { in: [...CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST] } },
-            { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) } },
-          ],
-        },
-    data: { fulfillmentStatus: FULFILLMENT.IN_PROGRESS, fulfillmentError: null },
-  });
-  return count === 1;
+  // A label being voided or void never goes (back) to Shopify (decision 0112): only live labels are claimed, from
+  // CLAIMABLE_FULFILLMENT_STATUSES or SKIPPED_TEST, or from a claim older than the timeout.
+  return claimLabelStep(db, { id: labelId, shop, neverPushed, staleBefore: new Date(now.getTime() - timings.claimTimeoutMs) }, now);
 }
 
 /** How a caller that labels many orders (a bulk job's item) lets a push spend fewer Shopify points. */
@@ -183,12 +182,12 @@ function openFulfillmentOrders(label: Label, fulfillmentOrders: Pick<Fulfillment
 
 export async function pushLabelToShopify(
   deps: FulfillDeps,
-  input: { shop: string; labelId: string; notifyCustomer: boolean; options?: PushOptions },
+  input: { shop: string; labelId: string; notifyCustomer: boolean; options?: PushOptions; /** The row as just stored (not read again). */ stored?: Label },
 ): Promise<FulfillResult> {
   const { db, admin } = deps;
   const options = input.options ?? {};
   const now = deps.now ?? (() => new Date());
-  const label = await db.label.findFirst({ where: { id: input.labelId, shop: input.shop } });
+  const label = input.stored?.id === input.labelId && input.stored.shop === input.shop ? input.stored : await labelById(db, input.labelId, input.shop);
   if (!label) throw new Error(`no label ${input.labelId} for ${input.shop}`);
   if (isFulfilled(label.fulfillmentStatus)) {
     if (label.metafieldWritten) return { status: "created", label, adopted: true };
@@ -225,7 +224,8 @@ export async function pushLabelToShopify(
     // --- test labels (decision 0170): the one place that decides whether this label may reach Shopify at all.
     const step = await shopifyStepFor({ db, admin, isDevelopmentStore: options.isDevelopmentStore }, label);
     if (!step.push) {
-      const skipped = await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus: FULFILLMENT.SKIPPED_TEST, fulfillmentError: null } });
+      const skipped = await updateLabelStep(db, label.id, { fulfillmentStatus: FULFILLMENT.SKIPPED_TEST, fulfillmentError: null }, now());
+      if (!skipped) throw new Error(`label ${label.id} is gone`);
       return { status: "skipped", label: skipped, reason: step.reason };
     }
     // --- end test labels
@@ -297,10 +297,9 @@ export async function pushLabelToShopify(
   const batched = options.summary === "batched" && !label.metafieldWritten;
   const metafieldWritten = label.metafieldWritten || (!batched && (await writeSummary(db, admin, label)));
 
-  const done = await db.label.update({
-    where: { id: label.id },
-    data: { fulfillmentStatus: FULFILLMENT.CREATED, fulfillmentId, fulfillmentError: null, metafieldWritten, ...(batched ? { summaryDueAt: now() } : {}) },
-  });
+  const at = now();
+  const done = await updateLabelStep(db, label.id, { fulfillmentStatus: FULFILLMENT.CREATED, fulfillmentId, fulfillmentError: null, metafieldWritten, ...(batched ? { summaryDueAt: at } : {}) }, at);
+  if (!done) throw new Error(`label ${label.id} is gone`);
   return { status: "created", label: done, adopted };
 }
 

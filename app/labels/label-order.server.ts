@@ -49,7 +49,13 @@ export interface LabelContext {
   /** The settings snapshot the labels are mapped with. */
   settings: ShippingSettings;
   /** The label-service client for this shop and environment (built lazily: blocked orders never need it). */
-  service: () => Promise<LabelServicePort & { carrierServices?: (country: string) => Promise<OfferedService[]> }>;
+  service: () => Promise<
+    LabelServicePort & {
+      carrierServices?: (country: string) => Promise<OfferedService[]>;
+      /** The destination's services when the client still has them, without a call (undefined otherwise). */
+      cachedCarrierServices?: (country: string) => OfferedService[] | undefined;
+    }
+  >;
   /** How the Shopify step may save points when many orders are labelled (a bulk job, decisions 0185 and 0186). */
   push?: Omit<PushOptions, "read">;
 }
@@ -139,7 +145,7 @@ function retryableRefusal(error: OutcomeError): boolean {
 async function fulfil(context: LabelContext, label: Label, order?: OrderForLabel): Promise<FulfillmentState> {
   try {
     const options: PushOptions = { ...context.push, read: order };
-    return fulfillmentState(await pushLabelToShopify({ db: context.db, admin: context.admin }, { shop: context.shop, labelId: label.id, notifyCustomer: context.settings.notifyCustomer, options }));
+    return fulfillmentState(await pushLabelToShopify({ db: context.db, admin: context.admin }, { shop: context.shop, labelId: label.id, notifyCustomer: context.settings.notifyCustomer, options, stored: label }));
   } catch (error) {
     if (isShopifyBusy(error)) return { status: "in_progress", reason: { code: "shopify_busy_fulfillment", params: { seconds: busySeconds(error.retryAfterMs) } } };
     // The push recorded what it could; report the label's own state (a claim left behind is picked up by the

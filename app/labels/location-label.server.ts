@@ -16,7 +16,8 @@ import type { Sender, ShippingSettings } from "../shipping/settings";
 import type { OrderForLabel } from "../shopify/operations/order-for-label";
 import { openFulfillmentOrderId } from "./order-label.server";
 import { labelProblem } from "./problems";
-import { orderSlot, slotHolder, type PurchaseResult } from "./purchase.server";
+import { attemptForFulfillmentOrder } from "./label-rows.server";
+import { heldBy, orderSlot, slotHolder, type PurchaseResult } from "./purchase.server";
 
 export type LocationPlace =
   | { kind: "held"; holder: PurchaseResult }
@@ -36,12 +37,8 @@ export function splitLocations(order: OrderForLabel): OrderLocation[] | undefine
 }
 
 async function heldElsewhere(db: PrismaClient, shop: string, orderId: string, fulfillmentOrderId: string, slot: string): Promise<PurchaseResult | null> {
-  const attempt = await db.purchaseAttempt.findFirst({
-    where: { shop, orderId, fulfillmentOrderId, labelIndex: 1, orderSlot: { not: null }, NOT: { orderSlot: slot } },
-    include: { label: true },
-  });
-  if (!attempt) return null;
-  return attempt.label ? { status: "already_labelled", label: attempt.label } : { status: "in_progress", attempt };
+  const attempt = await attemptForFulfillmentOrder(db, { shop, orderId, fulfillmentOrderId, exceptSlot: slot });
+  return attempt ? heldBy(db, attempt) : null;
 }
 
 export async function placeForLocation(

@@ -17,6 +17,7 @@ import type { LabelEnvironment } from "./accounts.server";
 import { ATTEMPT } from "./status";
 import { allocateCustomReference, referenceDay } from "./references.server";
 import { sealRequest } from "../privacy/snapshot-seal.server";
+import { accountsLike, attemptById, attemptInSlot, insertAttempt, insertLabelForAttempt, isUniqueViolation, labelById } from "./label-rows.server";
 
 /** What the purchase layer needs from the label-service client. */
 export interface LabelServicePort {
@@ -103,14 +104,15 @@ export function orderSlot(shop: string, orderId: string, labelIndex: number, loc
   return location ? `${shop}|${orderId}|${labelIndex}|${location}` : `${shop}|${orderId}|${labelIndex}`;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+/** What an attempt holding a slot means: its label, or a purchase still in flight. */
+export async function heldBy(db: PrismaClient, attempt: PurchaseAttempt): Promise<PurchaseResult> {
+  const label = attempt.labelId ? await labelById(db, attempt.labelId) : null;
+  return label ? { status: "already_labelled", label } : { status: "in_progress", attempt };
 }
 
 async function holderOf(db: PrismaClient, slot: string, shop: string): Promise<PurchaseResult | null> {
-  const attempt = await db.purchaseAttempt.findFirst({ where: { orderSlot: slot, shop }, include: { label: true } });
-  if (!attempt) return null;
-  return attempt.label ? { status: "already_labelled", label: attempt.label } : { status: "in_progress", attempt };
+  const attempt = await attemptInSlot(db, slot, shop);
+  return attempt ? heldBy(db, attempt) : null;
 }
 
 async function existingHolder(db: PrismaClient, slot: string, shop: string): Promise<PurchaseResult> {
@@ -143,10 +145,9 @@ export function lookupSince(attempt: Pick<PurchaseAttempt, "createdAt">): Date {
  * per-shop reference counters could hand out the same custom_reference on the one account the service sees.
  */
 export async function shopsSharingAccount(db: PrismaClient, shop: string, environment: string): Promise<string[]> {
-  const own = await db.labelServiceAccount.findUnique({ where: { shop_environment: { shop, environment } }, select: { email: true } });
-  if (!own) return [];
-  const others = await db.labelServiceAccount.findMany({ where: { environment, NOT: { shop } }, select: { shop: true, email: true } });
-  return others.filter((row) => row.email.toLowerCase() === own.email.toLowerCase()).map((row) => row.shop);
+  const { own, others } = await accountsLike(db, shop, environment);
+  if (own === null) return [];
+  return others.filter((row) => row.email.toLowerCase() === own.toLowerCase()).map((row) => row.shop);
 }
 
 /**
@@ -199,8 +200,9 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
 
   let attempt: PurchaseAttempt;
   try {
-    attempt = await db.purchaseAttempt.create({
-      data: {
+    attempt = await insertAttempt(
+      db,
+      {
         shop: input.shop,
         orderId: input.orderId,
         orderName: input.orderName,
@@ -214,7 +216,8 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
         // The recipient is sealed at rest (decision 0172); carrier, parcel and customs lines stay readable.
         requestJson: sealRequest(request),
       },
-    });
+      now(),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) return existingHolder(db, slot, input.shop);
     throw error;
@@ -284,33 +287,30 @@ export async function adoptLabel(
   remote: RemoteLabel & { id: string; reference: string },
 ): Promise<Label> {
   const request = JSON.parse(attempt.requestJson) as LabelRequest;
-  const adopted = await db.$transaction(async (tx) => {
-    const claimed = await tx.purchaseAttempt.updateMany({
-      where: { id: attempt.id, labelId: null },
-      data: { status: ATTEMPT.CREATED, nextReconcileAt: null },
-    });
-    if (claimed.count === 0) return null;
-    const label = await tx.label.create({
-      data: {
-        shop: attempt.shop,
-        orderId: attempt.orderId,
-        orderName: attempt.orderName,
-        environment: attempt.environment,
-        customReference: attempt.customReference,
-        serviceLabelId: remote.id,
-        trackingNumber: remote.reference,
-        trackingUrl: remote.tracking_url ?? "",
-        labelUrl: remote.label_url ?? "",
-        carrierName: request.carrier_name,
-        carrierServiceName: request.carrier_service_name,
-        labelFormat: request.sender.labelType,
-        requestSnapshotJson: attempt.requestJson,
-        fulfillmentOrderId: attempt.fulfillmentOrderId,
-      },
-    });
-    await tx.purchaseAttempt.update({ where: { id: attempt.id }, data: { labelId: label.id } });
-    return label;
-  });
+  const fields = {
+    shop: attempt.shop,
+    orderId: attempt.orderId,
+    orderName: attempt.orderName,
+    environment: attempt.environment,
+    customReference: attempt.customReference,
+    serviceLabelId: remote.id,
+    trackingNumber: remote.reference,
+    trackingUrl: remote.tracking_url ?? "",
+    labelUrl: remote.label_url ?? "",
+    carrierName: request.carrier_name,
+    carrierServiceName: request.carrier_service_name,
+    labelFormat: request.sender.labelType,
+    requestSnapshotJson: attempt.requestJson,
+    fulfillmentOrderId: attempt.fulfillmentOrderId,
+  };
+  let adopted: Label | null;
+  try {
+    adopted = await insertLabelForAttempt(db, attempt.id, fields, ATTEMPT.CREATED, new Date());
+  } catch (error) {
+    // The same service label stored by a concurrent adopter of this attempt: the stored one is returned below.
+    if (!isUniqueViolation(error)) throw error;
+    adopted = null;
+  }
   if (adopted) return adopted;
   const settled = await storedLabelOf(db, attempt.id);
   if (!settled) throw new Error(`purchase attempt ${attempt.id} changed while its label was being stored`);
@@ -318,5 +318,6 @@ export async function adoptLabel(
 }
 
 async function storedLabelOf(db: PrismaClient, attemptId: string): Promise<Label | null> {
-  return (await db.purchaseAttempt.findUnique({ where: { id: attemptId }, include: { label: true } }))?.label ?? null;
+  const attempt = await attemptById(db, attemptId);
+  return attempt?.labelId ? labelById(db, attempt.labelId) : null;
 }

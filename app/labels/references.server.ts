@@ -4,26 +4,12 @@
  */
 import type { PrismaClient } from "../generated/prisma/client";
 import { formatReference, referenceDay } from "./references";
+import { nextReferenceValue } from "./label-rows.server";
 
 export { formatReference, referenceDay };
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
-}
-
+/** The shop's next reference of the day: one atomic upsert of its counter (first of the day: 1). */
 export async function allocateCustomReference(db: PrismaClient, shop: string, now: Date = new Date()): Promise<string> {
   const day = referenceDay(now);
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      const row = await db.referenceCounter.upsert({
-        where: { shop_day: { shop, day } },
-        create: { shop, day, value: 1 },
-        update: { value: { increment: 1 } },
-      });
-      return formatReference(day, row.value);
-    } catch (error) {
-      // Two first-of-the-day allocations can race on the insert; the loser increments the winner's row.
-      if (!isUniqueViolation(error) || attempt >= 2) throw error;
-    }
-  }
+  return formatReference(day, await nextReferenceValue(db, shop, day));
 }

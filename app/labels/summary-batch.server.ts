@@ -11,7 +11,8 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { METAFIELDS_PER_SET, setOrderLabelMetafields } from "../shopify/operations/fulfillment";
-import { orderLabelSummary } from "./fulfill.server";
+import { orderLabelSummaries } from "./fulfill.server";
+import { claimDueSummaries, dueSummaries } from "./label-rows.server";
 
 /** Labels whose summary waits for a batch, for one shop. */
 export async function dueSummaryCount(db: PrismaClient, shop: string): Promise<number> {
@@ -25,24 +26,15 @@ export async function dueSummaryCount(db: PrismaClient, shop: string): Promise<n
 export async function flushOrderSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, options: { all: boolean }): Promise<number> {
   let written = 0;
   for (;;) {
-    const due = await db.label.findMany({
-      where: { shop, summaryDueAt: { not: null }, metafieldWritten: false },
-      orderBy: [{ summaryDueAt: "asc" }, { id: "asc" }],
-      take: METAFIELDS_PER_SET,
-      select: { id: true, orderId: true },
-    });
+    const due = await dueSummaries(db, shop, METAFIELDS_PER_SET);
     if (due.length === 0 || (!options.all && due.length < METAFIELDS_PER_SET)) return written;
-    const claimed: typeof due = [];
-    for (const label of due) {
-      const { count } = await db.label.updateMany({ where: { id: label.id, summaryDueAt: { not: null }, metafieldWritten: false }, data: { summaryDueAt: null } });
-      if (count === 1) claimed.push(label);
-    }
+    const claimed = await claimDueSummaries(db, due.map((label) => label.id), new Date());
     if (claimed.length === 0) continue;
     // One metafield per order: two labels of one order share its summary (which lists both).
     const orderIds = [...new Set(claimed.map((label) => label.orderId))];
     try {
-      const summaries = await Promise.all(orderIds.map(async (orderId) => ({ orderId, summary: await orderLabelSummary(db, shop, orderId) })));
-      await setOrderLabelMetafields(admin, summaries);
+      const summaries = await orderLabelSummaries(db, shop, orderIds);
+      await setOrderLabelMetafields(admin, orderIds.map((orderId) => ({ orderId, summary: summaries.get(orderId)! })));
     } catch {
       // Left to the background pass (metafieldWritten stays false).
       return written;

@@ -8,8 +8,8 @@ import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchIsDevelopmentStore } from "../shopify/operations/shop-plan";
 
 export async function fulfilTestLabelsSetting(db: PrismaClient, shop: string): Promise<boolean> {
-  const row = await db.shopSettings.findUnique({ where: { shop }, select: { fulfilTestLabels: true } });
-  return row?.fulfilTestLabels ?? false;
+  const rows = await db.$queryRaw<{ fulfilTestLabels: boolean | number }[]>`SELECT "fulfilTestLabels" FROM "ShopSettings" WHERE "shop" = ${shop}`;
+  return Boolean(rows[0]?.fulfilTestLabels);
 }
 
 export type FulfilTestLabelsChange = { ok: true; on: boolean } | { ok: false; code: "not_development_store" };

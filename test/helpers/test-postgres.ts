@@ -2,10 +2,12 @@
  * A fresh PostgreSQL database per test file, built from the committed PostgreSQL migrations, dropped at the end.
  * Uses TEST_POSTGRES_URL (default postgresql://postgres@127.0.0.1:5432/test) as the admin connection.
  */
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 
 const MIGRATIONS = fileURLToPath(new URL("../../prisma/postgresql/migrations", import.meta.url));
@@ -37,6 +39,36 @@ export async function createPostgresTestDatabase(): Promise<{ url: string; drop:
       await again.connect();
       await again.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await again.end();
+    },
+  };
+}
+
+/**
+ * The app's Prisma client generated for PostgreSQL (the checkout's own is SQLite), into a scratch folder of the
+ * checkout (.tmp/, ignored by git), connected to `url` through a `pg` pool. `close` disconnects and removes it.
+ */
+export async function createPostgresPrismaClient<Client>(url: string): Promise<{ prisma: Client; pool: pg.Pool; close: () => Promise<void> }> {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  mkdirSync(path.join(root, ".tmp"), { recursive: true });
+  const scratch = mkdtempSync(path.join(root, ".tmp", "pg-client-"));
+  const schema = readFileSync(path.join(root, "prisma/postgresql/schema.prisma"), "utf8").replace('output       = "../../app/generated/prisma"', 'output       = "./client"');
+  writeFileSync(path.join(scratch, "schema.prisma"), schema);
+  execFileSync(path.join(root, "node_modules/.bin/prisma"), ["generate", "--schema", path.join(scratch, "schema.prisma")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/test" },
+    stdio: "ignore",
+  });
+  const generated = (await import(/* @vite-ignore */ path.join(scratch, "client/client.ts"))) as { PrismaClient: new (options: { adapter: unknown }) => Client };
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on("error", () => undefined);
+  const prisma = new generated.PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    pool,
+    async close() {
+      await (prisma as { $disconnect(): Promise<void> }).$disconnect();
+      await pool.end();
+      rmSync(scratch, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,257 @@
+/**
+ * The label path's plain statements (app/labels/label-rows.server.ts, app/bulk/item-rows.server.ts; decision 0199) on
+ * both databases: each row they read or write is exactly what Prisma's model queries read back (same fields, same
+ * types, same stored date format), a held slot is refused as a unique violation, and the counters stay atomic.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PrismaClient } from "../../app/generated/prisma/client";
+import { claimItem, itemsLeft, readItem, readJob, settleItem } from "../../app/bulk/item-rows.server";
+import {
+  accountsLike,
+  attemptForFulfillmentOrder,
+  attemptInSlot,
+  claimDueSummaries,
+  claimLabelStep,
+  dueSummaries,
+  insertAttempt,
+  insertLabelForAttempt,
+  isUniqueViolation,
+  labelById,
+  liveLabelsOf,
+  newRowId,
+  nextReferenceValue,
+  updateLabelStep,
+  type NewAttempt,
+} from "../../app/labels/label-rows.server";
+import { fulfilTestLabelsSetting } from "../../app/settings/test-labels.server";
+import { createTestDatabase } from "../helpers/test-db";
+import { createPostgresPrismaClient, createPostgresTestDatabase } from "../helpers/test-postgres";
+
+const SHOP = "raw-rows.myshopify.com";
+
+function attemptInput(n: number, overrides: Partial<NewAttempt> = {}): NewAttempt {
+  return {
+    shop: SHOP,
+    orderId: `gid://shopify/Order/${n}`,
+    orderName: `#${n}`,
+    environment: "staging",
+    customReference: `20261126-${n}`,
+    orderSlot: `${SHOP}|gid://shopify/Order/${n}|1`,
+    labelIndex: 1,
+    locationId: null,
+    fulfillmentOrderId: `gid://shopify/FulfillmentOrder/${n}`,
+    status: "PENDING",
+    requestJson: JSON.stringify({ carrier_name: "Colissimo", carrier_service_name: "Expert", sender: { labelType: "PDF_A4" } }),
+    ...overrides,
+  };
+}
+
+function labelInput(n: number) {
+  return {
+    shop: SHOP,
+    orderId: `gid://shopify/Order/${n}`,
+    orderName: `#${n}`,
+    environment: "staging",
+    customReference: `20261126-${n}`,
+    serviceLabelId: `L-${n}`,
+    trackingNumber: `6A${n}`,
+    trackingUrl: `https://t.example/${n}`,
+    labelUrl: `https://l.example/${n}.pdf`,
+    carrierName: "Colissimo",
+    carrierServiceName: "Expert",
+    labelFormat: "PDF_A4",
+    requestSnapshotJson: "{}",
+    fulfillmentOrderId: `gid://shopify/FulfillmentOrder/${n}`,
+  };
+}
+
+type Setup = { db: PrismaClient; close: () => Promise<void> };
+
+const databases: [string, () => Promise<Setup>][] = [
+  [
+    "SQLite",
+    async () => {
+      const database = createTestDatabase();
+      return { db: database.prisma, close: () => database.close() };
+    },
+  ],
+  [
+    "PostgreSQL",
+    async () => {
+      const database = await createPostgresTestDatabase();
+      const client = await createPostgresPrismaClient<PrismaClient>(database.url);
+      return {
+        db: client.prisma,
+        async close() {
+          await client.close();
+          await database.drop();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(databases)("plain statements of the label path on %s", (_name, open) => {
+  let setup: Setup;
+  let db: PrismaClient;
+  beforeAll(async () => {
+    setup = await open();
+    db = setup.db;
+  }, 120_000);
+  afterAll(async () => setup?.close());
+
+  it("writes an attempt exactly as Prisma reads it back, and refuses a held slot as a unique violation", async () => {
+    const now = new Date("2026-11-26T10:00:00.123Z");
+    const written = await insertAttempt(db, attemptInput(1), now);
+    const read = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: written.id } });
+    expect(written).toEqual(read);
+    expect(read.createdAt).toEqual(now);
+    expect(read.updatedAt).toEqual(now);
+    expect(read.reconcileCount).toBe(0);
+    expect(read.labelId).toBeNull();
+    // Dates are stored as Prisma stores them, so Prisma's own filters on them still work.
+    expect(await db.purchaseAttempt.count({ where: { createdAt: { gte: new Date("2026-11-26T10:00:00.000Z"), lt: new Date("2026-11-26T10:00:01Z") } } })).toBe(1);
+    expect(await attemptInSlot(db, attemptInput(1).orderSlot, SHOP)).toEqual(read);
+    expect(await attemptInSlot(db, attemptInput(1).orderSlot, "other.myshopify.com")).toBeNull();
+
+    const error = await insertAttempt(db, attemptInput(1, { customReference: "20261126-1b" }), now).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).not.toBeNull();
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(isUniqueViolation(new Error("no such table: PurchaseAttempt"))).toBe(false);
+  });
+
+  it("stores a label for an attempt once: a second adopter gets null and nothing more is written", async () => {
+    const attempt = await insertAttempt(db, attemptInput(2), new Date());
+    const now = new Date("2026-11-26T11:00:00.456Z");
+    const label = await insertLabelForAttempt(db, attempt.id, labelInput(2), "CREATED", now);
+    expect(label).not.toBeNull();
+    expect(label).toEqual(await db.label.findUniqueOrThrow({ where: { id: label!.id } }));
+    expect(label).toMatchObject({ fulfillmentStatus: "PENDING", metafieldWritten: false, fulfillmentId: null, voidState: null, createdAt: now });
+    const closed = await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id }, include: { label: true } });
+    expect(closed).toMatchObject({ status: "CREATED", labelId: label!.id, nextReconcileAt: null, updatedAt: now });
+    expect(closed.label).toEqual(label);
+
+    expect(await insertLabelForAttempt(db, attempt.id, { ...labelInput(2), serviceLabelId: "L-2-again" }, "CREATED", now)).toBeNull();
+    expect(await db.label.count({ where: { orderId: labelInput(2).orderId } })).toBe(1);
+    expect(await labelById(db, label!.id)).toEqual(label);
+    expect(await labelById(db, label!.id, "other.myshopify.com")).toBeNull();
+  });
+
+  it("finds another slot's attempt for the same fulfillment order, not its own", async () => {
+    const own = attemptInput(3);
+    const other = await insertAttempt(db, attemptInput(3, { orderSlot: `${own.orderSlot}|gid://shopify/Location/9`, customReference: "20261126-3b" }), new Date());
+    expect(await attemptForFulfillmentOrder(db, { shop: SHOP, orderId: own.orderId, fulfillmentOrderId: own.fulfillmentOrderId!, exceptSlot: own.orderSlot })).toEqual(other);
+    expect(await attemptForFulfillmentOrder(db, { shop: SHOP, orderId: own.orderId, fulfillmentOrderId: own.fulfillmentOrderId!, exceptSlot: other.orderSlot! })).toBeNull();
+  });
+
+  it("claims and settles a label's Shopify step with the conditions of the push", async () => {
+    const attempt = await insertAttempt(db, attemptInput(4), new Date());
+    const label = (await insertLabelForAttempt(db, attempt.id, labelInput(4), "CREATED", new Date()))!;
+    const at = new Date("2026-11-26T12:00:00.000Z");
+    const stale = new Date(at.getTime() - 60_000);
+    expect(await claimLabelStep(db, { id: label.id, shop: "other.myshopify.com", neverPushed: true, staleBefore: stale }, at)).toBe(false);
+    expect(await claimLabelStep(db, { id: label.id, shop: SHOP, neverPushed: true, staleBefore: stale }, at)).toBe(true);
+    // Claimed a moment ago: nobody else takes it until the claim is stale.
+    expect(await claimLabelStep(db, { id: label.id, shop: SHOP, neverPushed: false, staleBefore: stale }, at)).toBe(false);
+    expect(await claimLabelStep(db, { id: label.id, shop: SHOP, neverPushed: false, staleBefore: new Date(at.getTime() + 1) }, at)).toBe(true);
+
+    const done = await updateLabelStep(db, label.id, { fulfillmentStatus: "CREATED", fulfillmentId: "gid://shopify/Fulfillment/4", fulfillmentError: null, metafieldWritten: false, summaryDueAt: at }, at);
+    expect(done).toEqual(await db.label.findUniqueOrThrow({ where: { id: label.id } }));
+    expect(done).toMatchObject({ fulfillmentStatus: "CREATED", fulfillmentId: "gid://shopify/Fulfillment/4", summaryDueAt: at, updatedAt: at, metafieldWritten: false });
+    // Fulfilled: neither claim takes it again.
+    expect(await claimLabelStep(db, { id: label.id, shop: SHOP, neverPushed: false, staleBefore: new Date(at.getTime() + 60_000) }, at)).toBe(false);
+    // A void label never goes back to Shopify.
+    await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus: "FAILED", voidState: "VOIDING" } });
+    expect(await claimLabelStep(db, { id: label.id, shop: SHOP, neverPushed: false, staleBefore: at }, at)).toBe(false);
+    expect(await updateLabelStep(db, "no-such-label", { fulfillmentStatus: "FAILED", fulfillmentError: null }, at)).toBeNull();
+  });
+
+  it("lists the summaries waiting for a batch, and hands each to one writer", async () => {
+    await db.label.updateMany({ where: { shop: SHOP }, data: { summaryDueAt: null } });
+    const ids: string[] = [];
+    for (const n of [5, 6]) {
+      const attempt = await insertAttempt(db, attemptInput(n), new Date());
+      const label = (await insertLabelForAttempt(db, attempt.id, labelInput(n), "CREATED", new Date()))!;
+      await updateLabelStep(db, label.id, { fulfillmentStatus: "CREATED", fulfillmentError: null, metafieldWritten: false, summaryDueAt: new Date(Date.UTC(2026, 10, 26, 14, n)) }, new Date());
+      ids.push(label.id);
+    }
+    expect(await dueSummaries(db, SHOP, 25)).toEqual([
+      { id: ids[0], orderId: "gid://shopify/Order/5" },
+      { id: ids[1], orderId: "gid://shopify/Order/6" },
+    ]);
+    expect(await dueSummaries(db, SHOP, 1)).toHaveLength(1);
+    const at = new Date("2026-11-26T15:00:00.000Z");
+    expect(await claimDueSummaries(db, ids, at)).toHaveLength(2);
+    expect(await claimDueSummaries(db, ids, at)).toEqual([]);
+    expect(await db.label.findUniqueOrThrow({ where: { id: ids[0] } })).toMatchObject({ summaryDueAt: null, updatedAt: at });
+    expect(await dueSummaries(db, SHOP, 25)).toEqual([]);
+    const live = await liveLabelsOf(db, SHOP, ["gid://shopify/Order/5", "gid://shopify/Order/6", "gid://shopify/Order/404"]);
+    expect(live.map((label) => label.id).sort()).toEqual([...ids].sort());
+  });
+
+  it("counts references atomically, from 1 each day", async () => {
+    expect(await nextReferenceValue(db, SHOP, "20261127")).toBe(1);
+    const values = await Promise.all(Array.from({ length: 12 }, () => nextReferenceValue(db, SHOP, "20261127")));
+    expect(values.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 2));
+    expect(await nextReferenceValue(db, SHOP, "20261128")).toBe(1);
+    expect(await db.referenceCounter.findUniqueOrThrow({ where: { shop_day: { shop: SHOP, day: "20261127" } } })).toMatchObject({ value: 13 });
+  });
+
+  it("lists the shops that saved the same label-service login, whatever its case", async () => {
+    await db.labelServiceAccount.createMany({
+      data: [
+        { shop: SHOP, environment: "staging", email: "Ops@Example.com", passwordCiphertext: "x", keyVersion: 1 },
+        { shop: "b.myshopify.com", environment: "staging", email: "ops@example.com", passwordCiphertext: "x", keyVersion: 1 },
+        { shop: "c.myshopify.com", environment: "production", email: "ops@example.com", passwordCiphertext: "x", keyVersion: 1 },
+        { shop: "d.myshopify.com", environment: "staging", email: "other@example.com", passwordCiphertext: "x", keyVersion: 1 },
+      ],
+    });
+    expect(await accountsLike(db, SHOP, "staging")).toEqual({ own: "Ops@Example.com", others: [{ shop: "b.myshopify.com", email: "ops@example.com" }] });
+    expect(await accountsLike(db, "nobody.myshopify.com", "staging")).toEqual({ own: null, others: [] });
+  });
+
+  it("reads the test-labels setting as a boolean", async () => {
+    expect(await fulfilTestLabelsSetting(db, SHOP)).toBe(false);
+    await db.shopSettings.create({ data: { shop: SHOP, settingsJson: "{}", fulfilTestLabels: true } });
+    expect(await fulfilTestLabelsSetting(db, SHOP)).toBe(true);
+  });
+
+  it("reads, claims and settles a bulk item as Prisma reads it back", async () => {
+    const job = await db.bulkJob.create({ data: { shop: SHOP, environment: "staging", settingsJson: "{}" } });
+    const item = await db.bulkJobItem.create({
+      data: { jobId: job.id, shop: SHOP, orderId: "gid://shopify/Order/7", orderName: "#7", position: 0, status: "QUEUED", orderSealed: "sealed", orderReadAt: new Date() },
+    });
+    expect(await readJob(db, job.id)).toEqual(job);
+    expect(await readItem(db, { jobId: job.id, orderId: item.orderId, shop: SHOP })).toEqual(item);
+    expect(await readItem(db, { jobId: job.id, orderId: item.orderId, shop: "other.myshopify.com" })).toBeNull();
+    expect(await itemsLeft(db, job.id)).toBe(1);
+
+    const started = new Date("2026-11-26T13:00:00.000Z");
+    expect(await claimItem(db, item, started)).toBe(true);
+    expect(await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: "RUNNING", attempts: 1, startedAt: started });
+    // A retryable refusal: queued again, the read kept for the next run, one more refusal counted.
+    expect(await settleItem(db, item.id, "QUEUED", { reasonJson: '{"code":"retry_waiting"}', refused: true }, started)).toBe(true);
+    expect(await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: "QUEUED", refusals: 1, orderSealed: "sealed", finishedAt: null });
+    expect(await settleItem(db, item.id, "LABELLED", {}, started)).toBe(false);
+
+    const again = (await readItem(db, { jobId: job.id, orderId: item.orderId, shop: SHOP }))!;
+    expect(await claimItem(db, again, new Date())).toBe(true);
+    const finished = new Date("2026-11-26T13:01:00.000Z");
+    expect(await settleItem(db, item.id, "LABELLED", { labelId: "label-7", trackingNumber: "6A7", alreadyLabelled: true, reasonJson: null }, finished)).toBe(true);
+    const row = await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } });
+    expect(row).toMatchObject({ status: "LABELLED", attempts: 2, startedAt: started, finishedAt: finished, labelId: "label-7", alreadyLabelled: true, orderSealed: null, orderReadAt: null, reasonJson: null });
+    expect(await itemsLeft(db, job.id)).toBe(0);
+  });
+});
+
+describe("row ids", () => {
+  it("look like Prisma's and sort by creation", () => {
+    const ids = Array.from({ length: 50 }, (_, i) => newRowId(1_764_000_000_000 + i));
+    for (const id of ids) expect(id).toMatch(/^c[0-9a-z]{24}$/);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(Array.from({ length: 1000 }, () => newRowId())).size).toBe(1000);
+  });
+});
