@@ -38,8 +38,10 @@ export async function appJobQueue(): Promise<JobQueue> {
   return queue;
 }
 
-async function enqueueItem(queue: JobQueue, tx: Tx, shop: string, payload: BulkItemPayload, round: number): Promise<void> {
-  await queue.enqueue(BULK_LABEL_ITEM_JOB, { shop, payload }, { tx, singletonKey: itemJobKey(payload.bulkJobId, payload.orderId, round), retryLimit: ITEM_QUEUE_RETRY_LIMIT });
+/** The items' queue jobs, in the caller's transaction, in one go (pg-boss: three statements for up to 500, decision 0199). */
+async function enqueueItems(queue: JobQueue, tx: Tx, shop: string, items: readonly { payload: BulkItemPayload; round: number }[]): Promise<void> {
+  const jobs = items.map(({ payload, round }) => ({ data: { shop, payload }, singletonKey: itemJobKey(payload.bulkJobId, payload.orderId, round) }));
+  await queue.enqueueMany(BULK_LABEL_ITEM_JOB, jobs, { tx, retryLimit: ITEM_QUEUE_RETRY_LIMIT });
 }
 
 function confirmationRequired(charged: number, given: number | undefined): BulkSelectionError {
@@ -106,7 +108,7 @@ export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput
       },
     });
     await tx.bulkJobItem.createMany({ data: rows.map((row) => ({ ...row, jobId: created.id })) });
-    for (const order of preflight.ready) await enqueueItem(queue, tx, ctx.shop, { bulkJobId: created.id, orderId: order.orderId }, 0);
+    await enqueueItems(queue, tx, ctx.shop, preflight.ready.map((order) => ({ payload: { bulkJobId: created.id, orderId: order.orderId }, round: 0 })));
     return created;
   }, CREATE_TX);
   const view = await getBulkJob(ctx.db, ctx.shop, job.id);
@@ -224,19 +226,18 @@ export async function retryFailedItems(db: PrismaClient, shop: string, id: strin
   if (failed.length > 0) {
     const queue = options.queue ?? (await appJobQueue());
     await db.$transaction(async (tx) => {
-      let retried = 0;
+      const queued: { payload: BulkItemPayload; round: number }[] = [];
       for (const item of failed) {
         const moved = await tx.bulkJobItem.updateMany({
           where: { id: item.id, status: item.status },
           // orderSealed cleared: a retried item always reads its order again from Shopify.
           data: { status: "QUEUED", reasonJson: null, refusals: 0, finishedAt: null, orderSealed: null, orderReadAt: null },
         });
-        if (moved.count === 0) continue;
-        retried += 1;
         // A new round's key: the previous run of this item may still be winding down in the queue.
-        await enqueueItem(queue, tx, shop, { bulkJobId: id, orderId: item.orderId }, item.attempts + 1);
+        if (moved.count === 1) queued.push({ payload: { bulkJobId: id, orderId: item.orderId }, round: item.attempts + 1 });
       }
-      if (retried > 0) await tx.bulkJob.updateMany({ where: { id, shop }, data: { status: "RUNNING", finishedAt: null, cancelledAt: null } });
+      await enqueueItems(queue, tx, shop, queued);
+      if (queued.length > 0) await tx.bulkJob.updateMany({ where: { id, shop }, data: { status: "RUNNING", finishedAt: null, cancelledAt: null } });
     }, CREATE_TX);
   }
   return { retried: failed.length, job: (await getBulkJob(db, shop, id))! };

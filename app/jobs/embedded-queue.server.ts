@@ -134,6 +134,12 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   return {
     kind: "embedded",
     enqueue,
+    async enqueueMany(name, jobs, options = {}) {
+      // One local statement each: SQLite has no round trip to save.
+      const ids: (string | null)[] = [];
+      for (const job of jobs) ids.push(await enqueue(name, job.data, { ...options, singletonKey: job.singletonKey }));
+      return ids;
+    },
     async work<P extends JsonValue>(name: string, handler: JobHandler<P>, options: WorkOptions = {}) {
       loop.register(name, handler as JobHandler, options.concurrency ?? 1);
     },

@@ -8,6 +8,7 @@
  *   - terminal errors: retry_limit lowered to the attempts made before pg-boss's fail();
  *   - retry backoff in milliseconds: start_after set in the same transaction as the fail().
  */
+import { randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import pg from "pg";
 import { errorFields, moduleLogger } from "../observability/logger.server";
@@ -150,6 +151,63 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
     return id ?? null;
   }
 
+  /**
+   * Many jobs in three statements whatever their number: the advisory locks of every key (in key order, so two
+   * batches never wait on each other in a cycle), the keys already queued or active, then one insert of the rest.
+   */
+  async function enqueueManyWith(run: Executor, name: string, jobs: readonly { stored: StoredData; singletonKey?: string }[], options: EnqueueOptions, retryLimit: number) {
+    const keys = [...new Set(jobs.flatMap((job) => (job.singletonKey === undefined ? [] : [job.singletonKey])))].sort();
+    const taken = new Set<string>();
+    if (keys.length > 0) {
+      await run(`SELECT count(pg_advisory_xact_lock(hashtext(lock_key)))::text AS locked FROM (SELECT unnest($1::text[]) AS lock_key ORDER BY 1) AS lock_keys`, [
+        keys.map((key) => `etiquette-job:${name}:${key}`),
+      ]);
+      const existing = await run(`SELECT singleton_key AS key FROM ${schema}.job WHERE name = $1 AND singleton_key = ANY($2::text[]) AND state < 'completed'`, [name, keys]);
+      for (const row of existing.rows as { key: string }[]) taken.add(row.key);
+    }
+    const ids: (string | null)[] = [];
+    const inserts: PgBoss.JobInsert<StoredData>[] = [];
+    for (const job of jobs) {
+      if (job.singletonKey !== undefined && taken.has(job.singletonKey)) {
+        ids.push(null);
+        continue;
+      }
+      if (job.singletonKey !== undefined) taken.add(job.singletonKey);
+      const id = randomUUID();
+      ids.push(id);
+      inserts.push({
+        id,
+        name,
+        data: job.stored,
+        singletonKey: job.singletonKey,
+        retryLimit,
+        retryDelay: 0,
+        retryBackoff: false,
+        expireInSeconds: Math.max(1, Math.ceil(leaseMs / 1000)),
+        // seconds from the database's now(), as send's startAfter
+        ...(options.delayMs ? { startAfter: `${options.delayMs / 1000} seconds` } : {}),
+      });
+    }
+    if (inserts.length > 0) await boss.insert(inserts, { db: { executeSql: run } });
+    return ids;
+  }
+
+  async function enqueueMany<P extends JsonValue>(name: string, jobs: readonly { data: JobData<P>; singletonKey?: string }[], options: Omit<EnqueueOptions, "singletonKey"> = {}) {
+    const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
+    if (!Number.isInteger(retryLimit) || retryLimit < 0) throw new Error(`Job "${name}": retryLimit must be >= 0`);
+    const stored = jobs.map((job) => {
+      const { shop, payload } = checkJob(name, job.data);
+      return { stored: { shop, payload, backoffMs: options.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS }, singletonKey: job.singletonKey };
+    });
+    if (stored.length === 0) return [];
+    await ensureQueue(name);
+    const ids = options.tx
+      ? await enqueueManyWith(executorOf(options.tx), name, stored, options, retryLimit)
+      : await inTransaction((run) => enqueueManyWith(run, name, stored, options, retryLimit));
+    if (!options.tx && ids.some((id) => id !== null)) loop.wake();
+    return ids;
+  }
+
   /** Runs `change` only while the job is still ours (active, same started_on); false when it is not. */
   async function fenced(run: Executor, job: ClaimedJob, set: string, extra: unknown[] = []): Promise<boolean> {
     const token = tokens.get(job.id) ?? job.token;
@@ -229,6 +287,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
   return {
     kind: "pg-boss",
     enqueue,
+    enqueueMany,
     async work<P extends JsonValue>(name: string, handler: JobHandler<P>, options: WorkOptions = {}) {
       await ensureQueue(name);
       loop.register(name, handler as JobHandler, options.concurrency ?? 1);

@@ -62,6 +62,46 @@ describe.each(ADAPTERS)("job queue: $label", ({ setup }) => {
     expect(ran).toEqual(["committed"]);
   });
 
+  it("enqueues many jobs at once, inside a transaction, each key once, with the retry limit given", async () => {
+    const queue = await adapter.makeQueue();
+    const ran: { payload: unknown; attempt: number }[] = [];
+    await queue.work(
+      "many",
+      async (job) => {
+        ran.push({ payload: job.payload, attempt: job.attempt });
+        if (job.payload === "fails") throw new RetryableJobError("again", 1);
+      },
+      { concurrency: 4 },
+    );
+    expect(await queue.enqueue("many", { shop: "a", payload: "already queued" }, { singletonKey: "k0", delayMs: 60_000 })).toEqual(expect.any(String));
+    await expect(
+      adapter.inTransaction(async (tx) => {
+        await queue.enqueueMany("many", [{ data: { shop: "a", payload: "rolled back" } }], { tx });
+        throw new Error("the job rows failed to save");
+      }),
+    ).rejects.toThrow(/failed to save/);
+    await expect(queue.enqueueMany("many", [{ data: { shop: "a", payload: { at: new Date() } as never } }])).rejects.toThrow(/JSON-only/);
+    const jobs = [
+      { data: { shop: "a", payload: "one" }, singletonKey: "k1" },
+      { data: { shop: "a", payload: "taken" }, singletonKey: "k0" },
+      { data: { shop: "b", payload: "two" }, singletonKey: "k2" },
+      { data: { shop: "a", payload: "twice in the list" }, singletonKey: "k1" },
+      { data: { shop: "b", payload: "fails" } },
+    ];
+    let ids: (string | null)[] = [];
+    await adapter.inTransaction(async (tx) => {
+      ids = await queue.enqueueMany("many", jobs, { tx, retryLimit: 1 });
+    });
+    expect(ids.map((id) => (id === null ? null : "id"))).toEqual(["id", null, "id", null, "id"]);
+    expect(new Set(ids.filter(Boolean)).size).toBe(3);
+    expect(await queue.enqueueMany("many", [])).toEqual([]);
+    await queue.start();
+    await waitFor(() => ran.filter((run) => run.payload === "fails").length === 2, "the failing job's two attempts");
+    await waitFor(() => ran.length === 4, "every job of the list");
+    await sleep(300);
+    expect(ran.map((run) => run.payload).sort()).toEqual(["fails", "fails", "one", "two"]);
+  });
+
   it("retries a retryable error with backoff, then succeeds", async () => {
     const queue = await adapter.makeQueue();
     const attempts: number[] = [];

@@ -62,6 +62,12 @@ export interface JobQueue {
   readonly kind: "embedded" | "pg-boss";
   /** Returns the job id, or null when `singletonKey` matched a queued or active job. Throws on non-JSON data. */
   enqueue<P extends JsonValue>(name: string, data: JobData<P>, options?: EnqueueOptions): Promise<string | null>;
+  /**
+   * `enqueue` for each job, in order, with the same options (each its own singletonKey): ids, null where a key matched
+   * a queued or active job (or an earlier one of the list). One round trip or a few, not one per job, where the
+   * adapter allows (pg-boss; decision 0199).
+   */
+  enqueueMany<P extends JsonValue>(name: string, jobs: readonly { data: JobData<P>; singletonKey?: string }[], options?: Omit<EnqueueOptions, "singletonKey">): Promise<(string | null)[]>;
   /** Registers the handler for `name`; jobs run once `start()` was called. */
   work<P extends JsonValue>(name: string, handler: JobHandler<P>, options?: WorkOptions): Promise<void>;
   /** Enqueues `name` every `everyMs` across all instances together, never while a previous run is queued or active. */
