@@ -173,8 +173,10 @@ describe("the sandbox over HTTP", () => {
         authenticationsByAccount: Record<string, number>;
         failedAuthentications: number;
         rejectedTokens: number;
+        purchases: number;
+        purchasesInFlightMs: number[];
       };
-    expect(await stats()).toEqual({ authentications: 0, authenticationsByAccount: {}, failedAuthentications: 0, rejectedTokens: 0 });
+    expect(await stats()).toEqual({ authentications: 0, authenticationsByAccount: {}, failedAuthentications: 0, rejectedTokens: 0, purchases: 0, purchasesInFlightMs: [] });
     const jwt = await token();
     await fetch(`${sandbox.url}/authenticate`, { method: "POST", body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: "nope" }) });
     expect((await generate(guideExample(), jwt)).status).toBe(200);
@@ -185,11 +187,25 @@ describe("the sandbox over HTTP", () => {
       authenticationsByAccount: { [DEMO_ACCOUNT.email]: 1 },
       failedAuthentications: 1,
       rejectedTokens: 2,
+      // The refused one was in flight too (until its 401); only the answered one was bought.
+      purchases: 1,
+      purchasesInFlightMs: [expect.any(Number), expect.any(Number)],
     });
     const labels = (await (await fetch(`${sandbox.url}/__admin/labels`)).json()) as { labels: { account: string; carrier_service_name: string }[] };
     expect(labels.labels).toEqual([expect.objectContaining({ account: DEMO_ACCOUNT.email, carrier_service_name: "n" })]);
     await fetch(`${sandbox.url}/__admin/reset`, { method: "POST" });
     expect((await stats()).authentications).toBe(0);
+  });
+
+  it("tallies the time spent with each number of purchases in flight", async () => {
+    await setFaults({ latency: { probability: 1, minMs: 120, maxMs: 120 } });
+    const jwt = await token();
+    await Promise.all([generate(guideExample(), jwt), generate(guideExample(), jwt)]);
+    const { purchases, purchasesInFlightMs } = (await (await fetch(`${sandbox.url}/__admin/stats`)).json()) as { purchases: number; purchasesInFlightMs: (number | null)[] };
+    expect(purchases).toBe(2);
+    // Both waited 120 ms together; nothing ever had three in flight.
+    expect(purchasesInFlightMs[2]).toBeGreaterThanOrEqual(100);
+    expect(purchasesInFlightMs[3]).toBeUndefined();
   });
 
   it("refuses missing, invalid and expired tokens with 401 {error}", async () => {

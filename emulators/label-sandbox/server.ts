@@ -112,7 +112,24 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
     failedAuthentications: 0,
     /** Calls refused with 401 for a missing, invalid or expired token. */
     rejectedTokens: 0,
+    /**
+     * Milliseconds spent with k label purchases (POST /labels/generate_label) in flight, at index k, from the first
+     * purchase on: how well a client keeps its allowed concurrency busy.
+     */
+    purchasesInFlightMs: [] as number[],
+    /** Labels bought (a purchase answered with its label). */
+    purchases: 0,
   });
+  let purchasesInFlight = 0;
+  let inFlightSince: number | undefined;
+  /** Adds the time since the last change to the current level, then moves the level by `delta`. */
+  const tallyPurchases = (delta: number) => {
+    if (inFlightSince === undefined && delta === 0) return;
+    const at = performance.now();
+    if (inFlightSince !== undefined) stats.purchasesInFlightMs[purchasesInFlight] = (stats.purchasesInFlightMs[purchasesInFlight] ?? 0) + (at - inFlightSince);
+    inFlightSince = at;
+    purchasesInFlight += delta;
+  };
   let stats = freshStats();
 
   if (options.dataFile && existsSync(options.dataFile)) {
@@ -192,6 +209,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
       createdAt: new Date(now()).toISOString(),
     };
     labels.push(label);
+    stats.purchases += 1;
     persist();
     if (fires(faults, "chargedButLost", random)) {
       // Charged (stored), but the answer never reaches the caller.
@@ -232,13 +250,17 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
         for (const label of labels) countByReference[label.customReference] = (countByReference[label.customReference] ?? 0) + 1;
         return send(response, 200, { count: labels.length, labels: labels.map(toAdminItem), countByReference });
       }
-      if (pathname === "/__admin/stats" && method === "GET") return send(response, 200, stats);
+      if (pathname === "/__admin/stats" && method === "GET") {
+        tallyPurchases(0);
+        return send(response, 200, stats);
+      }
       if (pathname === "/__admin/reset" && method === "POST") {
         labels = [];
         sequence = 0;
         faults = defaultFaults();
         tokenGeneration += 1;
         stats = freshStats();
+        inFlightSince = purchasesInFlight > 0 ? performance.now() : undefined;
         persist();
         return send(response, 200, { reset: true });
       }
@@ -323,6 +345,10 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
   }
 
   const server = createServer((request, response) => {
+    if (request.method === "POST" && request.url?.startsWith("/labels/generate_label")) {
+      tallyPurchases(1);
+      response.once("close", () => tallyPurchases(-1));
+    }
     route(request, response).catch((error: unknown) => {
       if (response.headersSent || !request.socket || request.socket.destroyed) return;
       if (error instanceof HttpError) return send(response, error.status, error.body, error.headers);
