@@ -33,6 +33,8 @@ import { accountSemaphoreKey, ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES, type
 import { LocalGate } from "./local-gate";
 import { openOrderDraft } from "./order-draft.server";
 import { blockedReason, type Reason } from "./reasons";
+import { extractServiceMessage } from "../label-service/errors";
+import { serviceFieldProblems } from "../labels/order-edits.server";
 import { claimItem, itemsLeft, readItem, readJob, settleItem, type ItemSettlement } from "./item-rows.server";
 
 export interface BulkRunDeps {
@@ -265,7 +267,7 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
       return "PENDING";
     case "refused": {
       if (!outcome.retryable || lastAttempt) {
-        await settle("REFUSED", { reasonJson: JSON.stringify(outcome.reason) });
+        await settle("REFUSED", { reasonJson: JSON.stringify(refusalReason(outcome, item.orderName)) });
         return "REFUSED";
       }
       if (outcome.reason.code === "shopify_busy") {
@@ -291,6 +293,18 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
       throw new RetryableJobError(`bulk item ${item.id}: the label service asked to slow down`, delayMs);
     }
   }
+}
+
+/**
+ * Why the service refused an item, for the progress page: the fields it named, in the merchant's words with what to do
+ * (as the order page shows them), rather than its own French text with the request's field paths. A refusal naming no
+ * field the app knows keeps the outcome's reason.
+ */
+export function refusalReason(outcome: Extract<LabelOrderOutcome, { kind: "refused" }>, orderName: string): Reason {
+  const body = outcome.error?.body;
+  if (!body) return outcome.reason;
+  const problems = serviceFieldProblems(extractServiceMessage(body).fieldErrors, orderName);
+  return problems.length > 0 ? blockedReason(problems) : outcome.reason;
 }
 
 /**

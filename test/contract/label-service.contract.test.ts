@@ -209,11 +209,12 @@ describe("label service client against the sandbox", () => {
       ["20201218-030", DEMO.email],
       ["20201218-031", OTHER.email],
     ]);
-    expect(await stats()).toEqual({
+    expect(await stats()).toMatchObject({
       authentications: 2,
       authenticationsByAccount: { [DEMO.email]: 1, [OTHER.email]: 1 },
       failedAuthentications: 1,
       rejectedTokens: 0,
+      purchases: 2,
     });
   });
 

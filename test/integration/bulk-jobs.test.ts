@@ -323,7 +323,13 @@ describe.each(ADAPTERS)("bulk jobs: $label", ({ setup }) => {
     const job = await finished(created.id);
     expect(job.counts).toMatchObject({ labelled: 2, refused: 1 });
     const refused = job.items.find((item) => item.status === "REFUSED")!;
-    expect(refused.reason?.code).toBe("service_refused");
+    // The field the service named, in the merchant's words and with what to do; not its French text or field path.
+    expect(refused.reason).toMatchObject({ code: "order_problem", params: { problem: "service_refused_field", path: "recipient.address_line1" } });
+    for (const text of [refused.reason!.params!.messageEn, refused.reason!.params!.messageFr, refused.reason!.params!.fixFr]) {
+      expect(text).not.toMatch(/recipient\.|address_line1|\.:|invalide \(/);
+    }
+    expect(refused.reason!.params!.messageEn).toMatch(/^Address.*refused/);
+    expect(refused.reason!.params!.messageFr).toMatch(/^Adresse.*refusé/);
     expect((await bought()).count).toBe(2);
 
     const retry = await retryFailedItems(fx.db, DEMO_SHOP, created.id, { queue });

@@ -253,7 +253,9 @@ describe("the progress page (/app/bulk/:id)", () => {
     const id = await start([READY[0]!]);
     const failed = await finished(id);
     expect(failed.counts.refused).toBe(1);
-    expect(failed.items[0].reason).toMatch(/refused the label/);
+    // The field the service refused, in the merchant's words, with what to do (not the service's text and field path).
+    expect(failed.items[0].reason).toMatch(/^Address.*refused this value/);
+    expect(failed.items[0].reason).not.toMatch(/recipient\.|address_line1/);
     const retried = await post(routes.job, `/app/bulk/${id}`, { intent: "retry" }, { id }, "fr");
     expect(retried).toEqual({ tone: "success", message: "1 commande en échec a été relancée ; elle est relue depuis Shopify." });
     expect((await finished(id)).counts).toMatchObject({ labelled: 1, refused: 0 });
