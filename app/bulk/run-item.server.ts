@@ -303,8 +303,22 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
 export function refusalReason(outcome: Extract<LabelOrderOutcome, { kind: "refused" }>, orderName: string): Reason {
   const body = outcome.error?.body;
   if (!body) return outcome.reason;
-  const problems = serviceFieldProblems(extractServiceMessage(body).fieldErrors, orderName);
-  return problems.length > 0 ? blockedReason(problems) : outcome.reason;
+  const { fieldErrors } = extractServiceMessage(body);
+  const problems = serviceFieldProblems(fieldErrors, orderName);
+  const first = problems[0];
+  if (!first) return outcome.reason;
+  const reason = blockedReason(problems);
+  // The service's own words about that field (never its field path), quoted; the fix says how a job's item is redone.
+  const said = (fieldErrors?.[first.path] ?? []).join(" ; ").slice(0, 200);
+  const params = reason.params ?? {};
+  reason.params = {
+    ...params,
+    messageEn: `${params.messageEn ?? ""}${said ? ` The label service said: “${said}”.` : ""}`,
+    messageFr: `${params.messageFr ?? ""}${said ? ` Le service d'étiquettes a répondu : « ${said} ».` : ""}`,
+    fixEn: "Correct it in the order in Shopify, then click Retry failed (or open the order and create its label with a corrected value).",
+    fixFr: "Corrigez-le dans la commande sur Shopify, puis cliquez sur « Relancer les échecs » (ou ouvrez la commande et créez son étiquette avec une valeur corrigée).",
+  };
+  return reason;
 }
 
 /**

@@ -330,6 +330,9 @@ describe.each(ADAPTERS)("bulk jobs: $label", ({ setup }) => {
     }
     expect(refused.reason!.params!.messageEn).toMatch(/^Address.*refused/);
     expect(refused.reason!.params!.messageFr).toMatch(/^Adresse.*refusé/);
+    // The service's own words about the field, quoted, and how a job's order is redone.
+    expect(refused.reason!.params!.messageFr).toContain("« adresse inconnue du transporteur »");
+    expect(refused.reason!.params!.fixEn).toMatch(/Retry failed/);
     expect((await bought()).count).toBe(2);
 
     const retry = await retryFailedItems(fx.db, DEMO_SHOP, created.id, { queue });
