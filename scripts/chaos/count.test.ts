@@ -191,8 +191,19 @@ describe("countCampaign: the bulk phase", () => {
   it("counts the bulk orders' ends and purchases, with nothing wrong", () => {
     const verdict = countCampaign(withBulk());
     expect(failures(verdict)).toEqual([]);
-    expect(verdict.bulkEnds).toEqual({ labelled: 1, blocked: 1, refused: 1, pending: 0, notStarted: 0, lost: 0 });
+    expect(verdict.bulkEnds).toEqual({ labelled: 1, blocked: 1, refused: 1, pending: 0, review: 0, notStarted: 0, lost: 0 });
     expect(verdict.bulkPurchases).toBe(1);
+  });
+
+  it("tells a pending item whose purchase is in review (the merchant's to release) from one the app is still settling", () => {
+    const evidence = withBulk();
+    const bulk = evidence.bulk!;
+    bulk.items[1] = item("j1", D, "PENDING", { reasonJson: reason });
+    bulk.items[2] = item("j1", E, "PENDING", { reasonJson: reason });
+    evidence.attempts.push(attempt("a4", D, "20261123-004", "NEEDS_REVIEW"), attempt("a5", E, "20261123-005", "UNKNOWN"));
+    const verdict = countCampaign(evidence);
+    expect(verdict.bulkEnds).toMatchObject({ pending: 1, review: 1, lost: 0 });
+    expect(failures(verdict)).toEqual([]);
   });
 
   it("counts as lost an order with no item, an item left queued or running, a failure without a reason, and a labelled item without a label", () => {

@@ -65,7 +65,8 @@ export interface BulkEvidence {
   againOrders: string[];
 }
 
-export type BulkEnd = "labelled" | "blocked" | "refused" | "pending" | "notStarted" | "lost";
+/** `review`: pending on an attempt in review, which waits for the merchant's "No label was bought", not for the app. */
+export type BulkEnd = "labelled" | "blocked" | "refused" | "pending" | "review" | "notStarted" | "lost";
 
 export interface CampaignEvidence {
   /** Order GIDs the campaign clicked Create label on. */
@@ -166,7 +167,7 @@ function hasReason(item: BulkItemRow): boolean {
  * queued or running after the settle, an item that says labelled with no label stored (or the reverse: a label while
  * no item says labelled or pending), or a failure without a reason.
  */
-export function bulkOrderEnd(items: BulkItemRow[], labels: LabelRow[], notStarted: boolean): BulkEnd {
+export function bulkOrderEnd(items: BulkItemRow[], labels: LabelRow[], notStarted: boolean, attempts: readonly Pick<AttemptRow, "status">[] = []): BulkEnd {
   if (items.length === 0) return notStarted ? "notStarted" : "lost";
   const labelIds = new Set(labels.map((label) => label.id));
   if (labels.length > 0) {
@@ -174,7 +175,7 @@ export function bulkOrderEnd(items: BulkItemRow[], labels: LabelRow[], notStarte
     return reported ? "labelled" : "lost";
   }
   if (items.some((item) => item.status === "LABELLED" || item.status === "QUEUED" || item.status === "RUNNING")) return "lost";
-  if (items.some((item) => item.status === "PENDING")) return "pending";
+  if (items.some((item) => item.status === "PENDING")) return attempts.some((attempt) => attempt.status === "NEEDS_REVIEW") ? "review" : "pending";
   if (items.some((item) => item.status === "BLOCKED" && hasReason(item))) return "blocked";
   if (items.some((item) => item.status === "REFUSED" && hasReason(item))) return "refused";
   return "lost";
@@ -254,7 +255,7 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
   }
 
   // The bulk phase: each selected order's end, its purchases, and the orders already labelled selected again.
-  const bulkEnds: Record<BulkEnd, number> = { labelled: 0, blocked: 0, refused: 0, pending: 0, notStarted: 0, lost: 0 };
+  const bulkEnds: Record<BulkEnd, number> = { labelled: 0, blocked: 0, refused: 0, pending: 0, review: 0, notStarted: 0, lost: 0 };
   let bulkPurchases = 0;
   const notReported: string[] = [];
   if (evidence.bulk) {
@@ -266,7 +267,7 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
     );
     const notStarted = new Set(bulk.notStarted);
     for (const orderId of new Set(bulk.orders)) {
-      const end = bulkOrderEnd(itemsByOrder.get(orderId) ?? [], labelsByOrder.get(orderId) ?? [], notStarted.has(orderId));
+      const end = bulkOrderEnd(itemsByOrder.get(orderId) ?? [], labelsByOrder.get(orderId) ?? [], notStarted.has(orderId), attemptsByOrder.get(orderId));
       bulkEnds[end] += 1;
       if (end === "lost") lost.push(orderId);
     }

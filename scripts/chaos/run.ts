@@ -504,10 +504,16 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     });
     proxy.setProbabilities(0, 0, 0);
     const settleStart = performance.now();
+    // An item pending on a purchase in review waits for the merchant ("No label was bought"), not for the app.
+    const inReview = async () =>
+      (await db.purchaseAttempt.findMany({ where: { shop: DEMO_SHOP_DOMAIN, status: "NEEDS_REVIEW" }, select: { id: true } })).map((attempt) => attempt.id);
     const open = async () =>
       (await db.purchaseAttempt.count({ where: { shop: DEMO_SHOP_DOMAIN, status: { in: ["UNKNOWN", "PENDING"] } } })) +
       (await db.label.count({ where: { shop: DEMO_SHOP_DOMAIN, fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] } } })) +
-      (await db.bulkJobItem.count({ where: { shop: DEMO_SHOP_DOMAIN, status: { in: ["QUEUED", "RUNNING", "PENDING"] } } }));
+      (await db.bulkJobItem.count({ where: { shop: DEMO_SHOP_DOMAIN, status: { in: ["QUEUED", "RUNNING"] } } })) +
+      (await db.bulkJobItem.count({
+        where: { shop: DEMO_SHOP_DOMAIN, status: "PENDING", OR: [{ attemptId: null }, { attemptId: { notIn: MERCHANT_RELEASES ? [] : await inReview() } }] },
+      }));
     while (performance.now() - settleStart < SETTLE_MS && Date.now() < deadline) {
       if ((await open()) === 0) {
         stats.settled = true;
@@ -599,7 +605,8 @@ function report(kind: string, verdict: Verdict, stats: Stats): void {
     line("  bulk phase time", `${(bulk.elapsedMs / 1000).toFixed(1)} s`);
     line("  jobs started (heard of)", `${bulk.jobIds.length}, Retry failed clicked ${bulk.retriesClicked} times`);
     line("  purchases (labels charged)", verdict.bulkPurchases);
-    for (const [end, n] of Object.entries(verdict.bulkEnds)) console.log(`    ${end.padEnd(36)} ${n}`);
+    const endNames: Record<string, string> = { review: "pending, in review (merchant's release)" };
+    for (const [end, n] of Object.entries(verdict.bulkEnds)) console.log(`    ${(endNames[end] ?? end).padEnd(36)} ${n}`);
     line("  already labelled, selected again", `${bulk.againOrders.length} orders in ${bulk.againJobIds.length} job(s)`);
     line("  items left RUNNING, swept", Object.entries(stats.swept).map(([action, n]) => `${action} ${n}`).join(", ") || "0");
   }
