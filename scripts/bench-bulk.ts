@@ -258,7 +258,7 @@ function report(run: Run, settings: Settings): void {
   }
   const cpuMs = figures.userMs + figures.systemMs;
   console.log(
-    `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / (figures.wallMs + figures.preflightMs)) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / purchases).toFixed(1)} ms per label bought; peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay p99 ${figures.loopDelayP99Ms.toFixed(0)} ms, max ${figures.loopDelayMaxMs.toFixed(0)} ms`,
+    `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / (figures.wallMs + figures.preflightMs)) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / purchases).toFixed(1)} ms per label bought (the preflight's ${(figures.preflightCpuMs / 1000).toFixed(1)} s included; from Start ${((cpuMs - figures.preflightCpuMs) / purchases).toFixed(1)} ms per label); peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay p99 ${figures.loopDelayP99Ms.toFixed(0)} ms, max ${figures.loopDelayMaxMs.toFixed(0)} ms`,
   );
   const calls = [...run.points.values()].reduce((sum, points) => sum + points.calls, 0);
   console.log(`  Shopify budget: ${figures.budgetStatements} SQL statements = ${(figures.budgetStatements / labelled).toFixed(2)} per label, ${(figures.budgetStatements / Math.max(1, calls)).toFixed(2)} per Admin call`);
