@@ -3,15 +3,9 @@
  * Prisma client generated for PostgreSQL): what it hands back, to which path, and that it never sends an item with an
  * open purchase back to be bought. The item's queue job is a recording handler here; its real run is run-item's.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabaseUrl } from "../../test/helpers/test-db";
-import { createPostgresTestDatabase } from "../../test/helpers/test-postgres";
+import { createPostgresPrismaClient, createPostgresTestDatabase } from "../../test/helpers/test-postgres";
 import { createPrismaClient } from "../db.server";
 import type { PrismaClient } from "../generated/prisma/client";
 import { createEmbeddedQueue } from "../jobs/embedded-queue.server";
@@ -22,7 +16,6 @@ import { defaultShippingSettings } from "../shipping/settings";
 import { BULK_LABEL_ITEM_JOB, itemJobKey } from "./item-job";
 import { MAX_SWEEPS, sweepQueuedItems, sweepRunningItems, sweepStaleAfterMs } from "./sweeper.server";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SHOP = "a.myshopify.com";
 const STALE_MS = 60_000;
@@ -49,30 +42,17 @@ async function sqliteFixture(): Promise<Fixture> {
 }
 
 async function pgBossFixture(): Promise<Fixture> {
-  mkdirSync(path.join(root, ".tmp"), { recursive: true });
-  const scratch = mkdtempSync(path.join(root, ".tmp", "sweeper-pg-client-"));
-  const schema = readFileSync(path.join(root, "prisma/postgresql/schema.prisma"), "utf8").replace('output       = "../../app/generated/prisma"', 'output       = "./client"');
-  writeFileSync(path.join(scratch, "schema.prisma"), schema);
-  execFileSync(path.join(root, "node_modules/.bin/prisma"), ["generate", "--schema", path.join(scratch, "schema.prisma")], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/test" },
-    stdio: "ignore",
-  });
   const database = await createPostgresTestDatabase();
-  const generated = (await import(/* @vite-ignore */ path.join(scratch, "client/client.ts"))) as { PrismaClient: new (options: { adapter: unknown }) => PrismaClient };
-  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
-  pool.on("error", () => undefined);
-  const db = new generated.PrismaClient({ adapter: new PrismaPg(pool) });
+  const client = await createPostgresPrismaClient<PrismaClient>(database.url);
+  const db = client.prisma;
   const queue = createPgBossQueue({ databaseUrl: database.url, pollMs: 20, leaseMs: 2000, maintenanceIntervalSeconds: 1, onError: () => undefined });
   return {
     db,
     queue,
     async close() {
       await queue.stop({ graceMs: 0 });
-      await db.$disconnect();
-      await pool.end();
+      await client.close();
       await database.drop();
-      rmSync(scratch, { recursive: true, force: true });
     },
   };
 }

@@ -47,7 +47,7 @@ export async function createPostgresTestDatabase(): Promise<{ url: string; drop:
  * The app's Prisma client generated for PostgreSQL (the checkout's own is SQLite), into a scratch folder of the
  * checkout (.tmp/, ignored by git), connected to `url` through a `pg` pool. `close` disconnects and removes it.
  */
-export async function createPostgresPrismaClient<Client>(url: string): Promise<{ prisma: Client; pool: pg.Pool; close: () => Promise<void> }> {
+export async function createPostgresPrismaClient<Client>(url: string, options: { max?: number } = {}): Promise<{ prisma: Client; pool: pg.Pool; close: () => Promise<void> }> {
   const root = fileURLToPath(new URL("../..", import.meta.url));
   mkdirSync(path.join(root, ".tmp"), { recursive: true });
   const scratch = mkdtempSync(path.join(root, ".tmp", "pg-client-"));
@@ -59,7 +59,7 @@ export async function createPostgresPrismaClient<Client>(url: string): Promise<{
     stdio: "ignore",
   });
   const generated = (await import(/* @vite-ignore */ path.join(scratch, "client/client.ts"))) as { PrismaClient: new (options: { adapter: unknown }) => Client };
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4 });
   pool.on("error", () => undefined);
   const prisma = new generated.PrismaClient({ adapter: new PrismaPg(pool) });
   return {

@@ -3,12 +3,6 @@
  * client generated for PostgreSQL): the app's real Admin client against the Shopify emulator, the real label-service
  * client against the label sandbox. Labels bought are counted from the sandbox's inspection endpoint.
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { fulfilTestLabelsOn } from "../helpers/dev-store";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
@@ -35,10 +29,9 @@ import { saveShippingSettings } from "../../app/settings/shipping-settings.serve
 import { withShopifyBudget } from "../../app/shopify/admin-client";
 import { InProcessShopifyBudget } from "../../app/shopify/budget";
 import { createTestDatabaseUrl } from "../helpers/test-db";
-import { createPostgresTestDatabase } from "../helpers/test-postgres";
+import { createPostgresPrismaClient, createPostgresTestDatabase } from "../helpers/test-postgres";
 import { realAdminFor } from "../helpers/real-admin";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const gid = (n: number) => `gid://shopify/Order/71000010${String(n).padStart(2, "0")}`;
 
@@ -77,20 +70,9 @@ async function sqliteFixture(): Promise<Fixture> {
 
 /** A Prisma client generated for PostgreSQL (the checkout's client is SQLite's), on a fresh database. */
 async function pgBossFixture(): Promise<Fixture> {
-  mkdirSync(path.join(root, ".tmp"), { recursive: true });
-  const scratch = mkdtempSync(path.join(root, ".tmp", "bulk-pg-client-"));
-  const schema = readFileSync(path.join(root, "prisma/postgresql/schema.prisma"), "utf8").replace('output       = "../../app/generated/prisma"', 'output       = "./client"');
-  writeFileSync(path.join(scratch, "schema.prisma"), schema);
-  execFileSync(path.join(root, "node_modules/.bin/prisma"), ["generate", "--schema", path.join(scratch, "schema.prisma")], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/test" },
-    stdio: "ignore",
-  });
   const database = await createPostgresTestDatabase();
-  const generated = (await import(/* @vite-ignore */ path.join(scratch, "client/client.ts"))) as { PrismaClient: new (options: { adapter: unknown }) => PrismaClient };
-  const pool = new pg.Pool({ connectionString: database.url, max: 8 });
-  pool.on("error", () => undefined);
-  const db = new generated.PrismaClient({ adapter: new PrismaPg(pool) });
+  const client = await createPostgresPrismaClient<PrismaClient>(database.url, { max: 8 });
+  const db = client.prisma;
   const queues: JobQueue[] = [];
   return {
     db,
@@ -102,10 +84,8 @@ async function pgBossFixture(): Promise<Fixture> {
     },
     async close() {
       for (const queue of queues) await queue.stop({ graceMs: 0 });
-      await db.$disconnect();
-      await pool.end();
+      await client.close();
       await database.drop();
-      rmSync(scratch, { recursive: true, force: true });
     },
   };
 }
