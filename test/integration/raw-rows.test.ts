@@ -29,13 +29,14 @@ import { createPostgresPrismaClient, createPostgresTestDatabase } from "../helpe
 
 const SHOP = "raw-rows.myshopify.com";
 
+/** What an attempt and its label share: the order's n and its reference. */
+function orderOf(n: number) {
+  return { shop: SHOP, orderId: `gid://shopify/Order/${n}`, orderName: `#${n}`, environment: "staging", customReference: `20261126-${n}` };
+}
+
 function attemptInput(n: number, overrides: Partial<NewAttempt> = {}): NewAttempt {
   return {
-    shop: SHOP,
-    orderId: `gid://shopify/Order/${n}`,
-    orderName: `#${n}`,
-    environment: "staging",
-    customReference: `20261126-${n}`,
+    ...orderOf(n),
     orderSlot: `${SHOP}|gid://shopify/Order/${n}|1`,
     labelIndex: 1,
     locationId: null,
@@ -48,11 +49,7 @@ function attemptInput(n: number, overrides: Partial<NewAttempt> = {}): NewAttemp
 
 function labelInput(n: number) {
   return {
-    shop: SHOP,
-    orderId: `gid://shopify/Order/${n}`,
-    orderName: `#${n}`,
-    environment: "staging",
-    customReference: `20261126-${n}`,
+    ...orderOf(n),
     serviceLabelId: `L-${n}`,
     trackingNumber: `6A${n}`,
     trackingUrl: `https://t.example/${n}`,
