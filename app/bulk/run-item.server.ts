@@ -315,8 +315,8 @@ export function refusalReason(outcome: Extract<LabelOrderOutcome, { kind: "refus
     ...params,
     messageEn: `${params.messageEn ?? ""}${said ? ` The label service said: “${said}”.` : ""}`,
     messageFr: `${params.messageFr ?? ""}${said ? ` Le service d'étiquettes a répondu : « ${said} ».` : ""}`,
-    fixEn: "Correct it in the order in Shopify, then click Retry failed (or open the order and create its label with a corrected value).",
-    fixFr: "Corrigez-le dans la commande sur Shopify, puis cliquez sur « Relancer les échecs » (ou ouvrez la commande et créez son étiquette avec une valeur corrigée).",
+    fixEn: "Correct this value in the order in Shopify, then click Retry failed (or open the order and create its label with a corrected value).",
+    fixFr: "Corrigez cette valeur dans la commande sur Shopify, puis cliquez sur « Relancer les échecs » (ou ouvrez la commande et créez son étiquette avec une valeur corrigée).",
   };
   return reason;
 }
