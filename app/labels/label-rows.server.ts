@@ -24,16 +24,14 @@ export function newRowId(now = Date.now()): string {
 }
 
 /**
- * A unique index refused the row. Prisma's model queries say P2002; its raw ones say P2010 with the database's own
- * code (SQLite's extended code 2067 or 1555, PostgreSQL's 23505) in the message or the metadata.
+ * A unique index refused the row. Prisma's model queries say P2002; its raw ones say P2010, with the driver
+ * adapter's classification of the database's error (`UniqueConstraintViolation` on SQLite and PostgreSQL alike).
  */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
-  const { code, meta, message } = error as { code?: string; meta?: Record<string, unknown>; message?: string };
+  const { code, meta } = error as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
   if (code === "P2002") return true;
-  if (code !== "P2010") return false;
-  const text = `${JSON.stringify(meta ?? {})} ${message ?? ""}`;
-  return /UNIQUE constraint failed|SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)|23505|2067|1555|duplicate key value/i.test(text);
+  return code === "P2010" && meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
 }
 
 export async function attemptInSlot(db: RawDb, slot: string, shop: string): Promise<PurchaseAttempt | null> {

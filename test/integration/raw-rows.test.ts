@@ -118,6 +118,13 @@ describe.each(databases)("plain statements of the label path on %s", (_name, ope
     expect(error).not.toBeNull();
     expect(isUniqueViolation(error)).toBe(true);
     expect(isUniqueViolation(new Error("no such table: PurchaseAttempt"))).toBe(false);
+    // A foreign key refusing the row is not a held slot.
+    const foreign = await db.$executeRaw`UPDATE "PurchaseAttempt" SET "labelId" = ${"no-such-label"} WHERE "id" = ${written.id}`.then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(foreign).not.toBeNull();
+    expect(isUniqueViolation(foreign)).toBe(false);
   });
 
   it("stores a label for an attempt once: a second adopter gets null and nothing more is written", async () => {
