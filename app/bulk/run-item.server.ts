@@ -66,27 +66,52 @@ export type ItemRunResult = "skipped" | "LABELLED" | "BLOCKED" | "REFUSED" | "PE
 /** How long an instance keeps a shop's semaphore key (the account's e-mail) and a job's frozen row (decision 0199). */
 export const ITEM_CACHE_MS = 30_000;
 
-const accountKeys = new WeakMap<BulkRunDeps, TtlCache<string>>();
+/** How long a job keeps the shop's plan (whether test labels may reach Shopify) before reading it again. */
+export const SHOP_PLAN_KEPT_MS = 60_000;
+
+type FrozenJob = { job: BulkJob; settings: ShippingSettings };
+
+/** What one instance (these deps: one app process) keeps between items. */
+interface InstanceState {
+  /** One gate per semaphore key, so waiting items do not poll the shared slots. */
+  gates: Map<string, LocalGate>;
+  /** Per job: the shop's plan, read at most once per SHOP_PLAN_KEPT_MS (decision 0186; a failed read is not kept). */
+  plans: TtlCache<boolean>;
+  /** Per shop and environment: the semaphore key (the account's e-mail). */
+  accountKeys: TtlCache<string>;
+  /** Per job: its frozen row and parsed settings. */
+  jobs: TtlCache<FrozenJob | null>;
+}
+
+const states = new WeakMap<BulkRunDeps, InstanceState>();
+function stateOf(deps: BulkRunDeps): InstanceState {
+  let state = states.get(deps);
+  if (!state) {
+    state = {
+      gates: new Map(),
+      plans: createTtlCache<boolean>({ ttlMs: SHOP_PLAN_KEPT_MS }),
+      accountKeys: createTtlCache<string>({ ttlMs: ITEM_CACHE_MS }),
+      jobs: createTtlCache<FrozenJob | null>({ ttlMs: ITEM_CACHE_MS, maxEntries: 64 }),
+    };
+    states.set(deps, state);
+  }
+  return state;
+}
+
 /**
  * The account the service sees: shops that saved the same login share its concurrency. Kept ITEM_CACHE_MS per
  * instance: a shop that saves another login meanwhile counts against the old one's slots for that long at most.
  */
 function accountKey(deps: BulkRunDeps, shop: string, environment: string): Promise<string> {
-  let keys = accountKeys.get(deps);
-  if (!keys) accountKeys.set(deps, (keys = createTtlCache<string>({ ttlMs: ITEM_CACHE_MS })));
-  return keys.get(`${shop}|${environment}`, async () => {
+  return stateOf(deps).accountKeys.get(`${shop}|${environment}`, async () => {
     const rows = await deps.db.$queryRaw<{ email: string }[]>`SELECT "email" FROM "LabelServiceAccount" WHERE "shop" = ${shop} AND "environment" = ${environment}`;
     return accountSemaphoreKey(environment, rows[0]?.email ?? null, shop);
   });
 }
 
-type FrozenJob = { job: BulkJob; settings: ShippingSettings };
-const frozenJobs = new WeakMap<BulkRunDeps, TtlCache<FrozenJob | null>>();
 /** The job's frozen part (shop, environment, settings, creation time), read and parsed once per instance for a while. */
 function frozenJob(deps: BulkRunDeps, jobId: string): Promise<FrozenJob | null> {
-  let jobs = frozenJobs.get(deps);
-  if (!jobs) frozenJobs.set(deps, (jobs = createTtlCache<FrozenJob | null>({ ttlMs: ITEM_CACHE_MS, maxEntries: 64 })));
-  return jobs.get(jobId, async () => {
+  return stateOf(deps).jobs.get(jobId, async () => {
     const job = await readJob(deps.db, jobId);
     return job ? { job, settings: shippingSettingsSchema.parse(JSON.parse(job.settingsJson)) } : null;
   });
@@ -94,13 +119,10 @@ function frozenJob(deps: BulkRunDeps, jobId: string): Promise<FrozenJob | null> 
 
 type Service = Awaited<ReturnType<LabelContext["service"]>>;
 
-/** One gate per key for these deps (one app process), so waiting items do not poll the shared slots. */
-const gates = new WeakMap<BulkRunDeps, Map<string, LocalGate>>();
 function localGate(deps: BulkRunDeps, key: string): LocalGate {
-  let byKey = gates.get(deps);
-  if (!byKey) gates.set(deps, (byKey = new Map()));
-  let gate = byKey.get(key);
-  if (!gate) byKey.set(key, (gate = new LocalGate(deps.maxConcurrency)));
+  const { gates } = stateOf(deps);
+  let gate = gates.get(key);
+  if (!gate) gates.set(key, (gate = new LocalGate(deps.maxConcurrency)));
   return gate;
 }
 
@@ -155,17 +177,9 @@ function throttledService(service: Service, take: () => Promise<{ release(): Pro
   });
 }
 
-/** How long a job keeps the shop's plan (whether test labels may reach Shopify) before reading it again. */
-export const SHOP_PLAN_KEPT_MS = 60_000;
-
-const plans = new WeakMap<BulkRunDeps, TtlCache<boolean>>();
 /** The shop's plan for one job, read at most once per SHOP_PLAN_KEPT_MS (a failed read is not kept). */
 function jobPlan(deps: BulkRunDeps, jobId: string, admin: AdminGraphqlClient): () => Promise<boolean> {
-  return () => {
-    let byJob = plans.get(deps);
-    if (!byJob) plans.set(deps, (byJob = createTtlCache<boolean>({ ttlMs: SHOP_PLAN_KEPT_MS })));
-    return byJob.get(jobId, () => fetchIsDevelopmentStore(admin));
-  };
+  return () => stateOf(deps).plans.get(jobId, () => fetchIsDevelopmentStore(admin));
 }
 
 function retrySeconds(reason: Reason): number {

@@ -17,21 +17,23 @@ export function productIdsOf(orders: Iterable<OrderForLabel>): string[] {
   return [...ids];
 }
 
-/** The saved descriptions of these products, by product id (products without one are absent). */
+/**
+ * The saved descriptions of these products, by product id (products without one are absent). One order's few ids
+ * (every label) are one plain statement (decision 0199); a preflight's many go through Prisma, which splits long lists.
+ */
 export async function customsDescriptionsFor(db: PrismaClient, shop: string, productIds: readonly string[]): Promise<Map<string, string>> {
   if (productIds.length === 0) return new Map();
-  const rows = await db.customsDescription.findMany({ where: { shop, productId: { in: [...productIds] } }, select: { productId: true, description: true } });
+  const rows =
+    productIds.length <= 100
+      ? await db.$queryRaw<{ productId: string; description: string }[]>`SELECT "productId", "description" FROM "CustomsDescription"
+          WHERE "shop" = ${shop} AND "productId" IN (${Prisma.join([...productIds])})`
+      : await db.customsDescription.findMany({ where: { shop, productId: { in: [...productIds] } }, select: { productId: true, description: true } });
   return new Map(rows.map((row) => [row.productId, row.description]));
 }
 
-/** The saved descriptions of one order's products (a few ids: one plain statement, decision 0199). */
-export async function customsDescriptionsForOrder(db: PrismaClient, shop: string, order: OrderForLabel): Promise<Map<string, string>> {
-  const productIds = productIdsOf([order]);
-  if (productIds.length === 0) return new Map();
-  if (productIds.length > 100) return customsDescriptionsFor(db, shop, productIds);
-  const rows = await db.$queryRaw<{ productId: string; description: string }[]>`SELECT "productId", "description" FROM "CustomsDescription"
-    WHERE "shop" = ${shop} AND "productId" IN (${Prisma.join(productIds)})`;
-  return new Map(rows.map((row) => [row.productId, row.description]));
+/** The saved descriptions of one order's products. */
+export function customsDescriptionsForOrder(db: PrismaClient, shop: string, order: OrderForLabel): Promise<Map<string, string>> {
+  return customsDescriptionsFor(db, shop, productIdsOf([order]));
 }
 
 export async function listCustomsDescriptions(db: PrismaClient, shop: string) {
