@@ -233,7 +233,10 @@ describe("countCampaign: the bulk phase", () => {
   it("an order already labelled and selected again must be reported as such: another status, or bought again, is counted", () => {
     const evidence = withBulk();
     evidence.bulk!.items[3] = item("j2", C, "LABELLED", { labelId: "l3", alreadyLabelled: false });
-    expect(failures(countCampaign(evidence))).toEqual(["alreadyLabelledNotReported=1"]);
+    const verdict = countCampaign(evidence);
+    expect(failures(verdict)).toEqual(["alreadyLabelledNotReported=1"]);
+    // The report says what the order was reported as and what holds it, to find the cause of such a failure.
+    expect(verdict.details.alreadyLabelledNotReported).toEqual([`${C} (items: LABELLED; attempts: CREATED l3; labels: l3)`]);
     const bought = withBulk();
     bought.paidLabels.push({ id: "s4", customReference: "20261123-004" });
     bought.attempts.push(attempt("a4", C, "20261123-004", "CREATED", { labelId: "l4" }));

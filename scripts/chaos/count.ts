@@ -21,6 +21,8 @@ export interface AttemptRow {
   labelId: string | null;
   /** The location the attempt's label is for: an order shipping from two locations has a slot per location (decision 0115); null otherwise. */
   locationId?: string | null;
+  /** The slot the attempt holds ("<shop>|<order>|<n>[|<location>]"), null once given back. */
+  orderSlot?: string | null;
 }
 
 /** A Label row (only what the verdict reads). */
@@ -167,6 +169,21 @@ function hasReason(item: BulkItemRow): boolean {
  * queued or running after the settle, an item that says labelled with no label stored (or the reverse: a label while
  * no item says labelled or pending), or a failure without a reason.
  */
+/** What an order selected again was reported as, and what the database holds for it: enough to find the cause. */
+function notReportedWhy(items: readonly BulkItemRow[], attempts: readonly AttemptRow[], labels: readonly LabelRow[]): string {
+  const reasonCode = (json: string | null) => {
+    try {
+      return json ? String((JSON.parse(json) as { code?: unknown }).code) : "";
+    } catch {
+      return "?";
+    }
+  };
+  const reported = items.length === 0 ? "no item" : items.map((item) => `${item.status}${item.alreadyLabelled ? " already" : ""}${item.reasonJson ? ` ${reasonCode(item.reasonJson)}` : ""}`).join(", ");
+  const slot = (attempt: AttemptRow) => (attempt.orderSlot === undefined ? "" : attempt.orderSlot === null ? " no slot" : ` slot ${attempt.orderSlot.split("|").slice(2).join("|")}`);
+  const held = attempts.map((attempt) => `${attempt.status}${attempt.labelId ? ` ${attempt.labelId}` : ""}${slot(attempt)}`).join(", ");
+  return `items: ${reported}; attempts: ${held || "none"}; labels: ${labels.map((label) => label.id).join(", ") || "none"}`;
+}
+
 export function bulkOrderEnd(items: BulkItemRow[], labels: LabelRow[], notStarted: boolean, attempts: readonly Pick<AttemptRow, "status">[] = []): BulkEnd {
   if (items.length === 0) return notStarted ? "notStarted" : "lost";
   const labelIds = new Set(labels.map((label) => label.id));
@@ -279,7 +296,9 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
     const againItems = bulk.items.filter((item) => again.has(item.jobId));
     for (const orderId of bulk.againOrders) {
       const items = againItems.filter((item) => item.orderId === orderId);
-      if (items.length === 0 || items.some((item) => item.status !== "LABELLED" || !item.alreadyLabelled)) notReported.push(orderId);
+      if (items.length === 0 || items.some((item) => item.status !== "LABELLED" || !item.alreadyLabelled)) {
+        notReported.push(`${orderId} (${notReportedWhy(items, attemptsByOrder.get(orderId) ?? [], labelsByOrder.get(orderId) ?? [])})`);
+      }
     }
   }
 

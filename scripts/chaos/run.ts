@@ -532,7 +532,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
       paidLabels: paid.labels.map((label) => ({ id: label.id, customReference: label.custom_reference })),
       attempts: await db.purchaseAttempt.findMany({
         where: { shop: DEMO_SHOP_DOMAIN },
-        select: { id: true, orderId: true, labelIndex: true, customReference: true, status: true, labelId: true, locationId: true },
+        select: { id: true, orderId: true, labelIndex: true, customReference: true, status: true, labelId: true, locationId: true, orderSlot: true },
       }),
       labels: await db.label.findMany({
         where: { shop: DEMO_SHOP_DOMAIN },
