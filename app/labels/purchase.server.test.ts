@@ -252,14 +252,22 @@ describe("a charged label is never lost track of", () => {
     expect(service.calls).toHaveLength(1);
   });
 
-  it("when reconciliation stores the label first, the slow original answer gets that label back: one label, nothing to release", async () => {
+  // The attempt went stale while its call was out (it waited for a slot, or the service was slow): reconciliation found
+  // and stored the label, then the call's own answer came. Whatever that answer says, the attempt keeps its label and
+  // its slot (a slot given back with a label behind it would let the order be bought again).
+  const lateAnswers: Array<[string, (outcome: GenerateOutcome) => GenerateOutcome]> = [
+    ["the label itself", (outcome) => outcome],
+    ["no clear answer", () => ({ status: "unknown", error: { message: "no answer within 4 s" } })],
+    ["a refusal", () => ({ status: "rejected", error: { message: "refused", httpStatus: 422 } })],
+  ];
+  it.each(lateAnswers)("when reconciliation stores the label first, a slow answer (%s) gets that label back: one label, the slot kept, nothing to release", async (_name, late) => {
     const service = fakeService();
     const charged = service.generateLabel.bind(service);
-    let answer: (outcome: GenerateOutcome) => void = () => {};
+    let answer: () => void = () => {};
     service.generateLabel = async (req) => {
       const outcome = await charged(req); // bought and listed now...
       return new Promise<GenerateOutcome>((resolve) => {
-        answer = () => resolve(outcome); // ...answered much later
+        answer = () => resolve(late(outcome)); // ...answered much later
       });
     };
     const original = purchaseLabel({ db, service }, input);
@@ -267,14 +275,15 @@ describe("a charged label is never lost track of", () => {
     const attempt = await db.purchaseAttempt.findFirstOrThrow();
     const reconciled = await reconcileAttempt({ db, service, now: later }, SHOP, attempt.id);
     if (reconciled.status !== "created") throw new Error(JSON.stringify(reconciled));
-    answer({ status: "unknown", error: { message: "unused" } });
-    const late = await original;
-    if (late.status !== "created") throw new Error(JSON.stringify(late));
-    expect(late.label.id).toBe(reconciled.label.id);
+    answer();
+    const result = await original;
+    if (result.status !== "created") throw new Error(JSON.stringify(result));
+    expect(result.label.id).toBe(reconciled.label.id);
     expect(await db.label.count()).toBe(1);
-    expect(await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).toMatchObject({ status: "CREATED", labelId: reconciled.label.id });
+    expect(await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } })).toMatchObject({ status: "CREATED", labelId: reconciled.label.id, orderSlot: attempt.orderSlot });
     expect(await releaseReviewedAttempt(db, SHOP, attempt.id)).toBeNull();
     expect(await reconcileAttempt({ db, service, now: later }, SHOP, attempt.id)).toMatchObject({ status: "not_reconcilable" });
+    expect(service.calls).toHaveLength(1);
   });
 });
 

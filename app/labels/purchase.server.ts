@@ -257,15 +257,20 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
       return { status: "unknown", attempt: unknown, error: error_ };
     }
   }
+  // A slow answer may come after reconciliation already stored this attempt's label (the attempt went stale while the
+  // call waited for a slot or for the service): the answer is then written only to an attempt still without a label,
+  // so a slot is never given back, nor an attempt reopened, while it holds a label.
+  const stillOpen = { id: attempt.id, labelId: null };
   if (outcome.status === "rejected") {
-    const rejected = await db.purchaseAttempt.update({
-      where: { id: attempt.id },
+    const written = await db.purchaseAttempt.updateMany({
+      where: stillOpen,
       data: { status: ATTEMPT.REJECTED, orderSlot: null, errorJson: JSON.stringify(outcome.error) },
     });
-    return { status: "rejected", attempt: rejected, error: outcome.error };
+    if (written.count === 0) return storedOutcome(db, attempt.id);
+    return { status: "rejected", attempt: await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } }), error: outcome.error };
   }
-  const unknown = await db.purchaseAttempt.update({
-    where: { id: attempt.id },
+  const written = await db.purchaseAttempt.updateMany({
+    where: stillOpen,
     data: {
       status: ATTEMPT.UNKNOWN,
       errorJson: JSON.stringify(outcome.error),
@@ -273,7 +278,15 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
       absenceProofFrom: answeredUnprocessed(outcome.error) ? null : lateChargeHorizon(sentAt, timings),
     },
   });
-  return { status: "unknown", attempt: unknown, error: outcome.error };
+  if (written.count === 0) return storedOutcome(db, attempt.id);
+  return { status: "unknown", attempt: await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } }), error: outcome.error };
+}
+
+/** The label stored for an attempt that was closed while its call was out. */
+async function storedOutcome(db: PrismaClient, attemptId: string): Promise<PurchaseResult> {
+  const stored = await storedLabelOf(db, attemptId);
+  if (!stored) throw new Error(`purchase attempt ${attemptId} was closed while its call was out, but holds no label`);
+  return { status: "created", label: stored };
 }
 
 /**
