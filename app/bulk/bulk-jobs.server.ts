@@ -23,6 +23,7 @@ import {
   type BulkJobSummary,
   type BulkJobView,
 } from "./types";
+import { TimeSlices } from "../event-loop";
 
 export { BulkSelectionError };
 
@@ -85,7 +86,9 @@ export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput
   const item = (orderId: string, orderName: string, status: BulkItemStatus, extra: Partial<Prisma.BulkJobItemCreateManyInput> = {}) =>
     rows.push({ shop: ctx.shop, orderId, orderName, position: positions.get(orderId) ?? rows.length, status, ...extra });
   // Each ready item keeps the order as this preflight read it (sealed), so it does not read it again (decision 0184).
+  const slices = new TimeSlices();
   for (const order of preflight.ready) {
+    await slices.pace();
     const read = preflight.orders.get(order.orderId);
     item(order.orderId, order.orderName, "QUEUED", read ? { orderSealed: sealOrderDraft(read), orderReadAt: preflight.readAt } : {});
   }

@@ -13,6 +13,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import { snapshotBox } from "../privacy/snapshot-seal.server";
 import type { SecretBox } from "../security/secret-box.server";
 import { orderForLabelSchema, type OrderForLabel } from "../shopify/operations/order-for-label";
+import { TimeSlices } from "../event-loop";
 
 /** How long an item may label from its job's read: past this, the order is read again. */
 export const ORDER_DRAFT_FRESH_MS = 10 * 60_000;
@@ -54,9 +55,16 @@ export async function keepPreflightRead(
   box: SecretBox = snapshotBox(),
 ): Promise<void> {
   const ids = [...orders.keys()];
+  // Sealing 500 orders takes a while: the process keeps answering its other requests meanwhile.
+  const slices = new TimeSlices();
+  const data: { shop: string; orderId: string; orderSealed: string; readAt: Date }[] = [];
+  for (const orderId of ids) {
+    await slices.pace();
+    data.push({ shop, orderId, orderSealed: sealOrderDraft(orders.get(orderId)!, box), readAt });
+  }
   await db.$transaction([
     db.preflightRead.deleteMany({ where: { shop, OR: [{ orderId: { in: ids } }, { readAt: { lt: new Date(readAt.getTime() - PREFLIGHT_READ_KEPT_MS) } }] } }),
-    db.preflightRead.createMany({ data: ids.map((orderId) => ({ shop, orderId, orderSealed: sealOrderDraft(orders.get(orderId)!, box), readAt })) }),
+    db.preflightRead.createMany({ data }),
   ]);
 }
 
@@ -77,7 +85,9 @@ export async function takePreflightRead(
   if (rows.length !== ids.length) return null;
   const orders = new Map<string, OrderForLabel>();
   let readAt = now;
+  const slices = new TimeSlices();
   for (const row of rows) {
+    await slices.pace();
     if (now.getTime() - row.readAt.getTime() > PREFLIGHT_READ_KEPT_MS) return null;
     const order = openOrderDraft({ ...row, orderReadAt: row.readAt }, row.readAt, { box });
     if (!order) return null;

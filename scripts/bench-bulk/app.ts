@@ -114,6 +114,8 @@ export type JobFigures = {
   peakRss: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** The longest event-loop stall in each step: the preflight, the job's creation, its run. */
+  loopDelayMaxByStepMs: { preflight: number; creation: number; run: number };
   counts: Record<string, number>;
   /** Statements of the Shopify budget in this process (the job's creator; the workers' are added by the caller). */
   budgetStatements: number;
@@ -131,6 +133,17 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
   await app.db.shopSettings.update({ where: { shop: DEMO_SHOP }, data: { fulfilTestLabels: true } });
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  // Each step's longest stall: a 10 ms tick that comes late was held up by the step under way at the tick before.
+  const maxByStep = { preflight: 0, creation: 0, run: 0 };
+  let step: keyof typeof maxByStep = "preflight";
+  let tickAt = performance.now();
+  let tickStep: keyof typeof maxByStep = step;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    maxByStep[tickStep] = Math.max(maxByStep[tickStep], now - tickAt - 10);
+    tickAt = now;
+    tickStep = step;
+  }, 10);
   let peakRss = process.memoryUsage().rss;
   const cpuStart = process.cpuUsage();
   const statementsStart = budgetStatements.count;
@@ -141,8 +154,10 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
   const start = performance.now();
   const preflightMs = start - checkStart;
   const preflightCpu = process.cpuUsage(cpuStart);
+  step = "creation";
   const created = await createBulkJob(context, { orderIds, staffUserId: null, queue: app.queue });
   const creationMs = performance.now() - start;
+  step = "run";
   // One cheap count every 250 ms (what remains to run), not the whole job: this process's CPU is counted as the app's.
   for (;;) {
     const remaining = await app.db.bulkJobItem.count({ where: { jobId: created.id, status: { in: ["QUEUED", "RUNNING"] } } });
@@ -153,6 +168,7 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
   const wallMs = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
   delay.disable();
+  clearInterval(ticker);
   const job = (await getBulkJob(app.db, DEMO_SHOP, created.id))!;
   const notLabelled = new Map<string, number>();
   for (const item of job.items) {
@@ -170,6 +186,7 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
     peakRss,
     loopDelayP99Ms: delay.percentile(99) / 1e6,
     loopDelayMaxMs: delay.max / 1e6,
+    loopDelayMaxByStepMs: maxByStep,
     counts: { ...job.counts },
     budgetStatements: budgetStatements.count - statementsStart,
     notLabelled: [...notLabelled],
