@@ -7,18 +7,21 @@ import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { RetryableJobError } from "../jobs/errors";
 import { createSemaphore } from "../jobs/semaphore.server";
-import type { LabelOrderOutcome } from "../labels/label-order.server";
+import type { LabelContext, LabelOrderOutcome } from "../labels/label-order.server";
+import type { GenerateOutcome, LabelServicePort } from "../labels/purchase.server";
 import { defaultShippingSettings } from "../shipping/settings";
 import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES } from "./item-job";
 import { runBulkItem, type BulkRunDeps } from "./run-item.server";
 
-const script = vi.hoisted(() => ({ outcomes: [] as (LabelOrderOutcome | Error)[], calls: 0 }));
+type Scripted = LabelOrderOutcome | Error | ((context: LabelContext) => Promise<LabelOrderOutcome>);
+const script = vi.hoisted(() => ({ outcomes: [] as Scripted[], calls: 0 }));
 vi.mock("../labels/label-order.server", () => ({
-  labelOrder: async () => {
+  labelOrder: async (context: LabelContext) => {
     script.calls += 1;
     const next = script.outcomes.shift();
     if (!next) throw new Error("no outcome scripted");
     if (next instanceof Error) throw next;
+    if (typeof next === "function") return next(context);
     return next;
   },
 }));
@@ -68,6 +71,33 @@ describe("one item's run", () => {
     expect(await run(id)).toBe("LABELLED");
     expect(await item(id)).toMatchObject({ status: "LABELLED", labelId: "label-1", trackingNumber: "TRACK1", alreadyLabelled: false, attempts: 1 });
     expect(await db.bulkJob.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "COMPLETED", finishedAt: expect.any(Date) });
+  });
+
+  it("a purchase's turn holds one of the account's slots from before its attempt is recorded until the service answers, and calls in it", async () => {
+    const id = await job();
+    const slotsDuringCalls: number[] = [];
+    const service = {
+      generateLabel: async (): Promise<GenerateOutcome> => {
+        slotsDuringCalls.push(await db.semaphoreSlot.count());
+        return { status: "created", label: { id: "L1", reference: "TRACK1", label_url: "", tracking_url: "" } };
+      },
+    };
+    const withService: BulkRunDeps = { ...deps, contextFor: async (shop, frozen) => ({ ...(await deps.contextFor(shop, frozen)), service: async () => service as never }) };
+    const held: number[] = [];
+    script.outcomes.push(async (context) => {
+      const port = (await context.service()) as unknown as LabelServicePort;
+      const turn = await port.reserveGenerate!();
+      held.push(await db.semaphoreSlot.count());
+      await turn.generateLabel({} as never);
+      await turn.release();
+      await turn.release(); // a second release (the purchase's own, after an early stop) changes nothing
+      held.push(await db.semaphoreSlot.count());
+      return { kind: "labelled", label: label(), alreadyLabelled: false, fulfillment: null };
+    });
+    expect(await runBulkItem(withService, { shop: SHOP, payload: { bulkJobId: id, orderId: ORDER }, attempt: 1 })).toBe("LABELLED");
+    // One slot from the turn on; the call in the turn takes no second one; none once handed back.
+    expect(held).toEqual([1, 0]);
+    expect(slotsDuringCalls).toEqual([1]);
   });
 
   it("a label that predates the job is reported already labelled; one bought by an earlier run of this job is not", async () => {

@@ -25,7 +25,7 @@ import { labelOrder, type LabelContext, type LabelOrderOutcome } from "../labels
 import { flushOrderSummaries } from "../labels/summary-batch.server";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchIsDevelopmentStore } from "../shopify/operations/shop-plan";
-import type { GenerateOutcome } from "../labels/purchase.server";
+import type { GenerateOutcome, GenerateTurn } from "../labels/purchase.server";
 import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
 import { createTtlCache, type TtlCache } from "../ttl-cache";
 import { finishJobIfDone } from "./bulk-jobs.server";
@@ -133,9 +133,10 @@ const NOT_SENT: GenerateOutcome = {
 };
 
 /**
- * The service with each of its calls holding a semaphore slot (renewed while the call runs). A purchase that cannot
- * get a slot (the wait was aborted) is answered "rejected, retryable" without being sent, so its attempt is not left
- * unknown for the reconciler.
+ * The service with each of its calls holding a semaphore slot (renewed while the call runs). A purchase takes its
+ * slot before its attempt is recorded (`reserveGenerate`), so the attempt is not waiting while it looks in flight. A
+ * purchase that cannot get a slot (the wait was aborted) is answered "rejected, retryable" without being sent, so its
+ * attempt is not left unknown for the reconciler.
  */
 function throttledService(service: Service, take: () => Promise<{ release(): Promise<void>; renew(): Promise<boolean> }>, leaseMs: number): Service {
   const held =
@@ -156,9 +157,31 @@ function throttledService(service: Service, take: () => Promise<{ release(): Pro
         await lease.release().catch(() => undefined);
       }
     };
+  // A purchase takes its slot before it records its attempt (LabelServicePort.reserveGenerate); the turn's call then
+  // goes out at once, on that slot.
+  const reserveGenerate = async (target: Service): Promise<GenerateTurn> => {
+    let lease: Awaited<ReturnType<typeof take>>;
+    try {
+      lease = await take();
+    } catch {
+      return { generateLabel: async () => NOT_SENT, release: async () => undefined };
+    }
+    const renewal = setInterval(() => void lease.renew().catch(() => undefined), Math.max(1000, Math.floor(leaseMs / 3)));
+    let released = false;
+    return {
+      generateLabel: (request) => target.generateLabel(request),
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(renewal);
+        await lease.release().catch(() => undefined);
+      },
+    };
+  };
   const calls = new Set(["generateLabel", "lookUpLabelByReference", "lookUpLabelById", "carrierServices"]);
   return new Proxy(service, {
     get(target, property, receiver) {
+      if (property === "reserveGenerate") return () => reserveGenerate(target);
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       const bound = (value as (...args: unknown[]) => Promise<unknown>).bind(target);

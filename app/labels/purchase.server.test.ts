@@ -100,6 +100,60 @@ describe("purchaseLabel", () => {
     expect(await db.label.count()).toBe(1);
   });
 
+  /** A service whose purchases wait for a turn (as a bulk item's do) until `open()`; counts the turns handed back. */
+  function serviceWithTurns() {
+    const service = fakeService();
+    let open: () => void = () => {};
+    const turns = { taken: 0, released: 0, sent: 0 };
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const withTurns: LabelServicePort & { calls: string[] } = {
+      ...service,
+      calls: service.calls,
+      async reserveGenerate() {
+        await gate;
+        turns.taken += 1;
+        return {
+          generateLabel: (req) => {
+            turns.sent += 1;
+            return service.generateLabel(req);
+          },
+          release: async () => {
+            turns.released += 1;
+          },
+        };
+      },
+    };
+    return { service: withTurns, open: () => open(), turns };
+  }
+
+  it("waits for its turn at the service before it records its attempt, and calls in that turn", async () => {
+    const { service, open, turns } = serviceWithTurns();
+    const purchase = purchaseLabel({ db, service }, input);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Waiting: nothing recorded, so nothing looks in flight to reconciliation.
+    expect(await db.purchaseAttempt.count()).toBe(0);
+    open();
+    const result = await purchase;
+    expect(result.status).toBe("created");
+    expect(turns).toMatchObject({ taken: 1, sent: 1 });
+    expect(turns.released).toBeGreaterThanOrEqual(1);
+  });
+
+  it("hands its turn back without calling when the order's slot was taken while it waited", async () => {
+    const { service, open, turns } = serviceWithTurns();
+    const purchase = purchaseLabel({ db, service }, input);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Another purchase of the order (another tab, another instance) took the slot meanwhile.
+    const other = await purchaseLabel({ db, service: fakeService() }, input);
+    expect(other.status).toBe("created");
+    open();
+    const result = await purchase;
+    expect(result.status).toBe("already_labelled");
+    expect(turns).toMatchObject({ taken: 1, sent: 0 });
+    expect(turns.released).toBeGreaterThanOrEqual(1);
+    expect(await db.label.count()).toBe(1);
+  });
+
   it("a rejection charges nothing and frees the order for a corrected retry", async () => {
     const service = fakeService([{ status: "rejected", error: { message: "recipient.zip: code postal invalide", httpStatus: 422 } }]);
     const first = await purchaseLabel({ db, service }, input);

@@ -26,6 +26,19 @@ export interface LabelServicePort {
   lookUpLabelByReference(customReference: string, params: { since: Date }): Promise<LabelLookup>;
   /** Optional: lets the merchant attach a label found in the service's list by its id. */
   lookUpLabelById?(id: string, params: { since: Date }): Promise<LabelLookup>;
+  /**
+   * Optional: waits for the purchase's turn at the service (a bulk item shares the account's concurrency with every
+   * item of every instance). The purchase takes its turn before it records its attempt, so an attempt's time is the
+   * time of its call: an attempt waiting for a turn would otherwise look stale to reconciliation, and its late-charge
+   * window would start before the call went out. The turn's `generateLabel` sends at once; `release` hands the turn
+   * back (after the call, or when the purchase stops before it) and may be called more than once.
+   */
+  reserveGenerate?(): Promise<GenerateTurn>;
+}
+
+export interface GenerateTurn {
+  generateLabel(request: LabelRequest): Promise<GenerateOutcome>;
+  release(): Promise<void>;
 }
 
 /**
@@ -185,16 +198,26 @@ export async function nextLabelIndex(db: PrismaClient, shop: string, orderId: st
 }
 
 export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): Promise<PurchaseResult> {
+  const slot = orderSlot(input.shop, input.orderId, input.labelIndex ?? 1, input.location);
+
+  // Cheap early exit; the unique slot below is what actually guarantees one purchase.
+  const holder = await holderOf(deps.db, slot, input.shop);
+  if (holder) return holder;
+
+  const turn = deps.service.reserveGenerate ? await deps.service.reserveGenerate() : undefined;
+  try {
+    return await purchaseInTurn(deps, input, slot, turn);
+  } finally {
+    await turn?.release();
+  }
+}
+
+/** The purchase once it may call the service: reference, attempt, call, outcome. */
+async function purchaseInTurn(deps: PurchaseDeps, input: PurchaseInput, slot: string, turn: GenerateTurn | undefined): Promise<PurchaseResult> {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
   const timings = deps.timings ?? reconcileTimings();
   const labelIndex = input.labelIndex ?? 1;
-  const slot = orderSlot(input.shop, input.orderId, labelIndex, input.location);
-
-  // Cheap early exit; the unique slot below is what actually guarantees one purchase.
-  const holder = await holderOf(db, slot, input.shop);
-  if (holder) return holder;
-
   const customReference = await allocateUnsharedReference(db, input.shop, input.environment, now());
   const request = { ...input.buildRequest(customReference), custom_reference: customReference };
 
@@ -226,7 +249,9 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   let outcome: GenerateOutcome;
   const sentAt = now();
   try {
-    outcome = await deps.service.generateLabel(request);
+    outcome = await (turn ?? deps.service).generateLabel(request);
+    // The service answered: the turn goes back now, not after the label is stored.
+    await turn?.release();
   } catch (error) {
     // The client classifies outcomes itself; anything thrown here happened at an unknown point: reconcile.
     const message = error instanceof Error ? error.message : String(error);
