@@ -163,12 +163,6 @@ function hasReason(item: BulkItemRow): boolean {
   }
 }
 
-/**
- * How one order of the bulk phase ended, from its items in every job of the first round (jobs over orders already
- * labelled excluded) and the labels stored for it. Lost: no item (while a job was started for it), an item still
- * queued or running after the settle, an item that says labelled with no label stored (or the reverse: a label while
- * no item says labelled or pending), or a failure without a reason.
- */
 /** What an order selected again was reported as, and what the database holds for it: enough to find the cause. */
 function notReportedWhy(items: readonly BulkItemRow[], attempts: readonly AttemptRow[], labels: readonly LabelRow[]): string {
   const reasonCode = (json: string | null) => {
@@ -184,6 +178,12 @@ function notReportedWhy(items: readonly BulkItemRow[], attempts: readonly Attemp
   return `items: ${reported}; attempts: ${held || "none"}; labels: ${labels.map((label) => label.id).join(", ") || "none"}`;
 }
 
+/**
+ * How one order of the bulk phase ended, from its items in every job of the first round (jobs over orders already
+ * labelled excluded) and the labels stored for it. Lost: no item (while a job was started for it), an item still
+ * queued or running after the settle, an item that says labelled with no label stored (or the reverse: a label while
+ * no item says labelled or pending), or a failure without a reason.
+ */
 export function bulkOrderEnd(items: BulkItemRow[], labels: LabelRow[], notStarted: boolean, attempts: readonly Pick<AttemptRow, "status">[] = []): BulkEnd {
   if (items.length === 0) return notStarted ? "notStarted" : "lost";
   const labelIds = new Set(labels.map((label) => label.id));
