@@ -282,9 +282,9 @@ async function purchaseInTurn(deps: PurchaseDeps, input: PurchaseInput, slot: st
       return { status: "unknown", attempt: unknown, error: error_ };
     }
   }
-  // A slow answer may come after reconciliation already stored this attempt's label (the attempt went stale while the
-  // call waited for a slot or for the service): the answer is then written only to an attempt still without a label,
-  // so a slot is never given back, nor an attempt reopened, while it holds a label.
+  // A slow answer may come after reconciliation already stored this attempt's label (the call outlasted the stale
+  // mark, e.g. queued behind this process's other calls to the account): the answer is then written only to an
+  // attempt still without a label, so a slot is never given back, nor an attempt reopened, while it holds a label.
   const stillOpen = { id: attempt.id, labelId: null };
   if (outcome.status === "rejected") {
     const written = await db.purchaseAttempt.updateMany({
