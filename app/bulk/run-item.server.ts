@@ -139,37 +139,12 @@ const NOT_SENT: GenerateOutcome = {
  * attempt is not left unknown for the reconciler.
  */
 function throttledService(service: Service, take: () => Promise<{ release(): Promise<void>; renew(): Promise<boolean> }>, leaseMs: number): Service {
-  const held =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>, notSent?: R) =>
-    async (...args: A): Promise<R> => {
-      let lease: Awaited<ReturnType<typeof take>>;
-      try {
-        lease = await take();
-      } catch (error) {
-        if (notSent !== undefined) return notSent;
-        throw error;
-      }
-      const renewal = setInterval(() => void lease.renew().catch(() => undefined), Math.max(1000, Math.floor(leaseMs / 3)));
-      try {
-        return await call(...args);
-      } finally {
-        clearInterval(renewal);
-        await lease.release().catch(() => undefined);
-      }
-    };
-  // A purchase takes its slot before it records its attempt (LabelServicePort.reserveGenerate); the turn's call then
-  // goes out at once, on that slot.
-  const reserveGenerate = async (target: Service): Promise<GenerateTurn> => {
-    let lease: Awaited<ReturnType<typeof take>>;
-    try {
-      lease = await take();
-    } catch {
-      return { generateLabel: async () => NOT_SENT, release: async () => undefined };
-    }
+  /** One slot, renewed until it is handed back (`release` may be called more than once). */
+  const hold = async () => {
+    const lease = await take();
     const renewal = setInterval(() => void lease.renew().catch(() => undefined), Math.max(1000, Math.floor(leaseMs / 3)));
     let released = false;
     return {
-      generateLabel: (request) => target.generateLabel(request),
       release: async () => {
         if (released) return;
         released = true;
@@ -177,6 +152,32 @@ function throttledService(service: Service, take: () => Promise<{ release(): Pro
         await lease.release().catch(() => undefined);
       },
     };
+  };
+  const held =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>, notSent?: R) =>
+    async (...args: A): Promise<R> => {
+      let slot: Awaited<ReturnType<typeof hold>>;
+      try {
+        slot = await hold();
+      } catch (error) {
+        if (notSent !== undefined) return notSent;
+        throw error;
+      }
+      try {
+        return await call(...args);
+      } finally {
+        await slot.release();
+      }
+    };
+  // A purchase takes its slot before it records its attempt (LabelServicePort.reserveGenerate); the turn's call then
+  // goes out at once, on that slot.
+  const reserveGenerate = async (target: Service): Promise<GenerateTurn> => {
+    try {
+      const slot = await hold();
+      return { generateLabel: (request) => target.generateLabel(request), release: slot.release };
+    } catch {
+      return { generateLabel: async () => NOT_SENT, release: async () => undefined };
+    }
   };
   const calls = new Set(["generateLabel", "lookUpLabelByReference", "lookUpLabelById", "carrierServices"]);
   return new Proxy(service, {

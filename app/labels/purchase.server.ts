@@ -285,26 +285,18 @@ async function purchaseInTurn(deps: PurchaseDeps, input: PurchaseInput, slot: st
   // A slow answer may come after reconciliation already stored this attempt's label (the call outlasted the stale
   // mark, e.g. queued behind this process's other calls to the account): the answer is then written only to an
   // attempt still without a label, so a slot is never given back, nor an attempt reopened, while it holds a label.
-  const stillOpen = { id: attempt.id, labelId: null };
-  if (outcome.status === "rejected") {
-    const written = await db.purchaseAttempt.updateMany({
-      where: stillOpen,
-      data: { status: ATTEMPT.REJECTED, orderSlot: null, errorJson: JSON.stringify(outcome.error) },
-    });
-    if (written.count === 0) return storedOutcome(db, attempt.id);
-    return { status: "rejected", attempt: await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } }), error: outcome.error };
-  }
-  const written = await db.purchaseAttempt.updateMany({
-    where: stillOpen,
-    data: {
-      status: ATTEMPT.UNKNOWN,
-      errorJson: JSON.stringify(outcome.error),
-      nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[0] ?? 0)),
-      absenceProofFrom: answeredUnprocessed(outcome.error) ? null : lateChargeHorizon(sentAt, timings),
-    },
-  });
+  const data =
+    outcome.status === "rejected"
+      ? { status: ATTEMPT.REJECTED, orderSlot: null, errorJson: JSON.stringify(outcome.error) }
+      : {
+          status: ATTEMPT.UNKNOWN,
+          errorJson: JSON.stringify(outcome.error),
+          nextReconcileAt: new Date(now().getTime() + (timings.backoffMs[0] ?? 0)),
+          absenceProofFrom: answeredUnprocessed(outcome.error) ? null : lateChargeHorizon(sentAt, timings),
+        };
+  const written = await db.purchaseAttempt.updateMany({ where: { id: attempt.id, labelId: null }, data });
   if (written.count === 0) return storedOutcome(db, attempt.id);
-  return { status: "unknown", attempt: await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } }), error: outcome.error };
+  return { status: outcome.status, attempt: await db.purchaseAttempt.findUniqueOrThrow({ where: { id: attempt.id } }), error: outcome.error };
 }
 
 /** The label stored for an attempt that was closed while its call was out. */
