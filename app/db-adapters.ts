@@ -4,6 +4,7 @@
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import type { AdapterHandle } from "./db-direct.server";
 import { createStatementCachingClient } from "./db-libsql-client";
 import { databaseKind } from "./db-url";
 
@@ -57,6 +58,13 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 class LibsqlAdapterFactory extends PrismaLibSQL {
   private journal: Promise<unknown> = Promise.resolve();
 
+  constructor(
+    config: ConstructorParameters<typeof PrismaLibSQL>[0],
+    private readonly handle?: AdapterHandle,
+  ) {
+    super(config);
+  }
+
   override createClient(config: Parameters<PrismaLibSQL["createClient"]>[0]): ReturnType<PrismaLibSQL["createClient"]> {
     const client = createStatementCachingClient({ url: config.url, timeout: SQLITE_BUSY_TIMEOUT_MS });
     // Write-ahead log (decision 0191): a commit appends to the log and syncs it once, instead of the rollback
@@ -69,18 +77,34 @@ class LibsqlAdapterFactory extends PrismaLibSQL {
   override async connect(): ReturnType<PrismaLibSQL["connect"]> {
     const adapter = await super.connect();
     await this.journal;
-    return adapter;
+    return this.handle ? this.handle.hold(adapter) : adapter;
+  }
+}
+
+/** PrismaPg, telling the handle (if any) which adapter it connected (decision 0202). */
+export class PgAdapterFactory extends PrismaPg {
+  constructor(
+    pool: pg.Pool,
+    private readonly handle?: AdapterHandle,
+  ) {
+    super(pool);
+  }
+
+  override async connect(): ReturnType<PrismaPg["connect"]> {
+    const adapter = await super.connect();
+    return this.handle ? this.handle.hold(adapter) : adapter;
   }
 }
 
 const SQLITE_IN_MEMORY = /^(file:)?:memory:|mode=memory/;
 
-export function createDriverAdapter(url: string): PrismaPg | PrismaLibSQL {
+/** The adapter factory for `url`; `handle`, when given, learns the adapter each connect() makes (db-direct.server.ts). */
+export function createDriverAdapter(url: string, handle?: AdapterHandle): PrismaPg | PrismaLibSQL {
   if (databaseKind(url) === "postgresql") {
     const pool = new pg.Pool({ connectionString: url });
     pool.on("connect", (client) => patchClient(client as unknown as { query: AnyQuery }));
-    return new PrismaPg(pool);
+    return new PgAdapterFactory(pool, handle);
   }
   // libSQL (Node-API, runs on Node 20 to 24): see docs/decisions/0160-libsql-sqlite-driver.md.
-  return new LibsqlAdapterFactory({ url });
+  return new LibsqlAdapterFactory({ url }, handle);
 }

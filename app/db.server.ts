@@ -1,5 +1,6 @@
 import { PrismaClient } from "./generated/prisma/client";
 import { createDriverAdapter } from "./db-adapters";
+import { AdapterHandle, registerDirectStatements, UNDERLYING_CLIENT } from "./db-direct.server";
 import { DEFAULT_DATABASE_URL } from "./db-url";
 
 declare global {
@@ -8,7 +9,11 @@ declare global {
 }
 
 export function createPrismaClient(url: string = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): PrismaClient {
-  return new PrismaClient({ adapter: createDriverAdapter(url) });
+  const handle = new AdapterHandle();
+  const client = new PrismaClient({ adapter: createDriverAdapter(url, handle) });
+  // The hot paths' raw statements go straight to this client's adapter (decision 0202).
+  registerDirectStatements(client, handle);
+  return client;
 }
 
 function defaultClient(): PrismaClient {
@@ -22,6 +27,7 @@ function defaultClient(): PrismaClient {
 const prisma: PrismaClient = new Proxy({} as PrismaClient, {
   get(_target, property) {
     const client = defaultClient();
+    if (property === UNDERLYING_CLIENT) return client;
     const value: unknown = Reflect.get(client, property, client);
     return typeof value === "function" ? value.bind(client) : value;
   },

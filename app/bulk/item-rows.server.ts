@@ -1,29 +1,30 @@
 /**
- * The statements a bulk job's item runs on every order (read, claim, settle, what is left), as plain SQL through the
- * Prisma client's raw methods: the same text on SQLite and PostgreSQL, and about a quarter of the CPU of the model
- * queries they replace (decision 0199). Rows are read with `SELECT *`, so they have the model's fields and types
+ * The statements a bulk job's item runs on every order (read, claim, settle, what is left), as plain SQL: the same
+ * text on SQLite and PostgreSQL, and about a quarter of the CPU of the model queries they replace (decision 0199),
+ * run straight on the client's driver adapter (`statements`, decision 0202). Rows are read with `SELECT *`, so they have the model's fields and types
  * (the client types raw rows by their columns; test/integration/raw-rows.test.ts holds that on both databases).
  * Every write sets `updatedAt` itself: Prisma's @updatedAt only applies to its own model queries.
  */
 import { Prisma, type BulkJob, type BulkJobItem, type PrismaClient } from "../generated/prisma/client";
+import { statements } from "../db-direct.server";
 import { UNFINISHED_ITEM_STATUSES, type BulkItemStatus } from "./types";
 
 type Raw = Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
 
 export async function readItem(db: Raw, input: { jobId: string; orderId: string; shop: string }): Promise<BulkJobItem | null> {
-  const rows = await db.$queryRaw<BulkJobItem[]>`SELECT * FROM "BulkJobItem"
+  const rows = await statements(db).$queryRaw<BulkJobItem[]>`SELECT * FROM "BulkJobItem"
     WHERE "jobId" = ${input.jobId} AND "orderId" = ${input.orderId} AND "shop" = ${input.shop}`;
   return rows[0] ?? null;
 }
 
 export async function readJob(db: Raw, id: string): Promise<BulkJob | null> {
-  const rows = await db.$queryRaw<BulkJob[]>`SELECT * FROM "BulkJob" WHERE "id" = ${id}`;
+  const rows = await statements(db).$queryRaw<BulkJob[]>`SELECT * FROM "BulkJob" WHERE "id" = ${id}`;
   return rows[0] ?? null;
 }
 
 /** QUEUED (or RUNNING, its last run's process died) -> RUNNING; false when the item is not runnable any more. */
 export async function claimItem(db: Raw, item: Pick<BulkJobItem, "id" | "startedAt">, now: Date): Promise<boolean> {
-  const count = await db.$executeRaw`UPDATE "BulkJobItem"
+  const count = await statements(db).$executeRaw`UPDATE "BulkJobItem"
     SET "status" = 'RUNNING', "attempts" = "attempts" + 1, "startedAt" = ${item.startedAt ?? now}, "updatedAt" = ${now}
     WHERE "id" = ${item.id} AND "status" IN (${Prisma.join([...UNFINISHED_ITEM_STATUSES])})`;
   return count === 1;
@@ -54,13 +55,13 @@ export async function settleItem(db: Raw, id: string, status: Exclude<BulkItemSt
   if (data.alreadyLabelled !== undefined) sets.push(Prisma.sql`"alreadyLabelled" = ${data.alreadyLabelled}`);
   if (data.attemptId !== undefined) sets.push(Prisma.sql`"attemptId" = ${data.attemptId}`);
   if (data.refused) sets.push(Prisma.sql`"refusals" = "refusals" + 1`);
-  const count = await db.$executeRaw`UPDATE "BulkJobItem" SET ${Prisma.join(sets, ", ")} WHERE "id" = ${id} AND "status" = 'RUNNING'`;
+  const count = await statements(db).$executeRaw`UPDATE "BulkJobItem" SET ${Prisma.join(sets, ", ")} WHERE "id" = ${id} AND "status" = 'RUNNING'`;
   return count === 1;
 }
 
 /** How many of the job's items are still to run (QUEUED or RUNNING). */
 export async function itemsLeft(db: Raw, jobId: string): Promise<number> {
-  const rows = await db.$queryRaw<{ left: number | bigint }[]>`SELECT COUNT(*) AS "left" FROM "BulkJobItem"
+  const rows = await statements(db).$queryRaw<{ left: number | bigint }[]>`SELECT COUNT(*) AS "left" FROM "BulkJobItem"
     WHERE "jobId" = ${jobId} AND "status" IN (${Prisma.join([...UNFINISHED_ITEM_STATUSES])})`;
   return Number(rows[0]?.left ?? 0);
 }

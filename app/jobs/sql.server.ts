@@ -3,6 +3,7 @@
  * the app's Prisma client (SQLite, or PostgreSQL when the client was generated for it) and on a plain `pg` pool
  * or transaction client (PostgreSQL). Statements are written once with Prisma.sql (portable placeholders).
  */
+import { statements } from "../db-direct.server";
 import { Prisma } from "../generated/prisma/client";
 
 export type Dialect = "sqlite" | "postgresql";
@@ -32,10 +33,12 @@ function isPrisma(target: SqlTarget): target is PrismaLike {
 
 export function sqlRunner(target: SqlTarget, dialect: Dialect): SqlRunner {
   if (isPrisma(target)) {
+    // The app's client runs these straight on its driver adapter; a transaction's client runs them itself (0202).
+    const raw = statements(target);
     return {
       dialect,
-      query: <T>(statement: Prisma.Sql) => target.$queryRaw<T[]>(statement) as Promise<T[]>,
-      execute: (statement) => target.$executeRaw(statement) as Promise<number>,
+      query: <T>(statement: Prisma.Sql) => raw.$queryRaw<T[]>(statement),
+      execute: (statement) => raw.$executeRaw(statement),
     };
   }
   if (dialect !== "postgresql") throw new Error("A pg client only runs PostgreSQL");

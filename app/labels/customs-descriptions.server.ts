@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import { statements } from "../db-direct.server";
 import { checkCustomsDescription, suggestCustomsDescription, type CustomsDescriptionError } from "../shipping/customs-descriptions";
 import type { OrderForLabel } from "../shopify/operations/order-for-label";
 
@@ -25,7 +26,7 @@ export async function customsDescriptionsFor(db: PrismaClient, shop: string, pro
   if (productIds.length === 0) return new Map();
   const rows =
     productIds.length <= 100
-      ? await db.$queryRaw<{ productId: string; description: string }[]>`SELECT "productId", "description" FROM "CustomsDescription"
+      ? await statements(db).$queryRaw<{ productId: string; description: string }[]>`SELECT "productId", "description" FROM "CustomsDescription"
           WHERE "shop" = ${shop} AND "productId" IN (${Prisma.join([...productIds])})`
       : await db.customsDescription.findMany({ where: { shop, productId: { in: [...productIds] } }, select: { productId: true, description: true } });
   return new Map(rows.map((row) => [row.productId, row.description]));

@@ -1,13 +1,15 @@
 /**
  * The statements the purchase path runs on every label (the slot's holder, the reference counter, the attempt, the
- * label and its Shopify step), as plain SQL through the Prisma client's raw methods (decision 0199): the same text on
- * SQLite and PostgreSQL, and about a quarter of the CPU of the model queries they replace. Rows are read with
+ * label and its Shopify step), as plain SQL (decision 0199): the same text on SQLite and PostgreSQL, and about a
+ * quarter of the CPU of the model queries they replace. They run straight on the client's driver adapter, past
+ * Prisma's query compiler, with the client's own conversions (`statements`, decision 0202). Rows are read with
  * `SELECT *` or `RETURNING *`, so they carry the model's fields and types (test/integration/raw-rows.test.ts holds
  * that on both databases). Writes set `createdAt`/`updatedAt` themselves: the column defaults and Prisma's
  * @updatedAt only apply to Prisma's own model queries, and the stored format must stay the one Prisma writes.
  */
 import { randomBytes } from "node:crypto";
 import { Prisma, type Label, type PrismaClient, type PurchaseAttempt } from "../generated/prisma/client";
+import { statements } from "../db-direct.server";
 import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT } from "./status";
 
 export type RawDb = Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
@@ -35,19 +37,19 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function attemptInSlot(db: RawDb, slot: string, shop: string): Promise<PurchaseAttempt | null> {
-  const rows = await db.$queryRaw<PurchaseAttempt[]>`SELECT * FROM "PurchaseAttempt" WHERE "orderSlot" = ${slot} AND "shop" = ${shop}`;
+  const rows = await statements(db).$queryRaw<PurchaseAttempt[]>`SELECT * FROM "PurchaseAttempt" WHERE "orderSlot" = ${slot} AND "shop" = ${shop}`;
   return rows[0] ?? null;
 }
 
 export async function attemptById(db: RawDb, id: string): Promise<PurchaseAttempt | null> {
-  const rows = await db.$queryRaw<PurchaseAttempt[]>`SELECT * FROM "PurchaseAttempt" WHERE "id" = ${id}`;
+  const rows = await statements(db).$queryRaw<PurchaseAttempt[]>`SELECT * FROM "PurchaseAttempt" WHERE "id" = ${id}`;
   return rows[0] ?? null;
 }
 
 export async function labelById(db: RawDb, id: string, shop?: string): Promise<Label | null> {
   const rows = shop
-    ? await db.$queryRaw<Label[]>`SELECT * FROM "Label" WHERE "id" = ${id} AND "shop" = ${shop}`
-    : await db.$queryRaw<Label[]>`SELECT * FROM "Label" WHERE "id" = ${id}`;
+    ? await statements(db).$queryRaw<Label[]>`SELECT * FROM "Label" WHERE "id" = ${id} AND "shop" = ${shop}`
+    : await statements(db).$queryRaw<Label[]>`SELECT * FROM "Label" WHERE "id" = ${id}`;
   return rows[0] ?? null;
 }
 
@@ -56,7 +58,7 @@ export async function attemptForFulfillmentOrder(
   db: RawDb,
   input: { shop: string; orderId: string; fulfillmentOrderId: string; exceptSlot: string },
 ): Promise<PurchaseAttempt | null> {
-  const rows = await db.$queryRaw<PurchaseAttempt[]>`SELECT * FROM "PurchaseAttempt"
+  const rows = await statements(db).$queryRaw<PurchaseAttempt[]>`SELECT * FROM "PurchaseAttempt"
     WHERE "shop" = ${input.shop} AND "orderId" = ${input.orderId} AND "fulfillmentOrderId" = ${input.fulfillmentOrderId}
       AND "labelIndex" = 1 AND "orderSlot" IS NOT NULL AND "orderSlot" <> ${input.exceptSlot}
     LIMIT 1`;
@@ -65,7 +67,7 @@ export async function attemptForFulfillmentOrder(
 
 /** The shop's next value of the day's reference counter (1 for the day's first), in one atomic statement. */
 export async function nextReferenceValue(db: RawDb, shop: string, day: string): Promise<number> {
-  const rows = await db.$queryRaw<{ value: number | bigint }[]>`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${shop}, ${day}, 1)
+  const rows = await statements(db).$queryRaw<{ value: number | bigint }[]>`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${shop}, ${day}, 1)
     ON CONFLICT ("shop", "day") DO UPDATE SET "value" = "ReferenceCounter"."value" + 1
     RETURNING "value"`;
   return Number(rows[0]!.value);
@@ -73,7 +75,7 @@ export async function nextReferenceValue(db: RawDb, shop: string, day: string): 
 
 /** The label-service e-mail each shop saved for this environment: this shop's, and the other shops' with the same one. */
 export async function accountsLike(db: RawDb, shop: string, environment: string): Promise<{ own: string | null; others: { shop: string; email: string }[] }> {
-  const rows = await db.$queryRaw<{ shop: string; email: string }[]>`SELECT other."shop", other."email" FROM "LabelServiceAccount" own
+  const rows = await statements(db).$queryRaw<{ shop: string; email: string }[]>`SELECT other."shop", other."email" FROM "LabelServiceAccount" own
     JOIN "LabelServiceAccount" other ON other."environment" = own."environment" AND LOWER(other."email") = LOWER(own."email")
     WHERE own."shop" = ${shop} AND own."environment" = ${environment}`;
   const own = rows.find((row) => row.shop === shop)?.email ?? null;
@@ -96,7 +98,7 @@ export interface NewAttempt {
 
 /** Writes the attempt (it takes the order's slot: a unique violation when the slot is held). */
 export async function insertAttempt(db: RawDb, attempt: NewAttempt, now: Date): Promise<PurchaseAttempt> {
-  const rows = await db.$queryRaw<PurchaseAttempt[]>`INSERT INTO "PurchaseAttempt"
+  const rows = await statements(db).$queryRaw<PurchaseAttempt[]>`INSERT INTO "PurchaseAttempt"
       ("id", "shop", "orderId", "orderName", "environment", "customReference", "orderSlot", "labelIndex", "locationId",
        "fulfillmentOrderId", "status", "requestJson", "reconcileCount", "absentLookups", "createdAt", "updatedAt")
     VALUES (${newRowId(now.getTime())}, ${attempt.shop}, ${attempt.orderId}, ${attempt.orderName}, ${attempt.environment},
@@ -170,7 +172,7 @@ export async function updateLabelStep(
   if (data.fulfillmentId !== undefined) sets.push(Prisma.sql`"fulfillmentId" = ${data.fulfillmentId}`);
   if (data.metafieldWritten !== undefined) sets.push(Prisma.sql`"metafieldWritten" = ${data.metafieldWritten}`);
   if (data.summaryDueAt !== undefined) sets.push(Prisma.sql`"summaryDueAt" = ${data.summaryDueAt}`);
-  const rows = await db.$queryRaw<Label[]>`UPDATE "Label" SET ${Prisma.join(sets, ", ")} WHERE "id" = ${id} RETURNING *`;
+  const rows = await statements(db).$queryRaw<Label[]>`UPDATE "Label" SET ${Prisma.join(sets, ", ")} WHERE "id" = ${id} RETURNING *`;
   return rows[0] ?? null;
 }
 
@@ -182,20 +184,20 @@ export async function claimLabelStep(db: RawDb, input: { id: string; shop: strin
   const claim = Prisma.sql`UPDATE "Label" SET "fulfillmentStatus" = ${FULFILLMENT.IN_PROGRESS}, "fulfillmentError" = NULL, "updatedAt" = ${now}
     WHERE "id" = ${input.id} AND "shop" = ${input.shop} AND "voidState" IS NULL`;
   const count = input.neverPushed
-    ? await db.$executeRaw`${claim} AND "fulfillmentStatus" = ${FULFILLMENT.PENDING} AND "fulfillmentId" IS NULL`
-    : await db.$executeRaw`${claim} AND ("fulfillmentStatus" IN (${Prisma.join([...CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST])})
+    ? await statements(db).$executeRaw`${claim} AND "fulfillmentStatus" = ${FULFILLMENT.PENDING} AND "fulfillmentId" IS NULL`
+    : await statements(db).$executeRaw`${claim} AND ("fulfillmentStatus" IN (${Prisma.join([...CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT.SKIPPED_TEST])})
         OR ("fulfillmentStatus" = ${FULFILLMENT.IN_PROGRESS} AND "updatedAt" < ${input.staleBefore}))`;
   return count === 1;
 }
 
 /** The live (not void) labels of these orders of the shop. */
 export async function liveLabelsOf(db: RawDb, shop: string, orderIds: readonly string[]): Promise<Label[]> {
-  return db.$queryRaw<Label[]>`SELECT * FROM "Label" WHERE "shop" = ${shop} AND "orderId" IN (${Prisma.join([...orderIds])}) AND "voidState" IS NULL`;
+  return statements(db).$queryRaw<Label[]>`SELECT * FROM "Label" WHERE "shop" = ${shop} AND "orderId" IN (${Prisma.join([...orderIds])}) AND "voidState" IS NULL`;
 }
 
 /** Up to `limit` labels of the shop whose order summary waits for a batched write, the longest waiting first. */
 export async function dueSummaries(db: RawDb, shop: string, limit: number): Promise<{ id: string; orderId: string }[]> {
-  return db.$queryRaw`SELECT "id", "orderId" FROM "Label"
+  return statements(db).$queryRaw`SELECT "id", "orderId" FROM "Label"
     WHERE "shop" = ${shop} AND "summaryDueAt" IS NOT NULL AND "metafieldWritten" = ${false}
     ORDER BY "summaryDueAt" ASC, "id" ASC LIMIT ${limit}`;
 }
@@ -203,7 +205,7 @@ export async function dueSummaries(db: RawDb, shop: string, limit: number): Prom
 /** Takes these labels' waiting summaries for one writer (another item may flush at once): the ones it got. */
 export async function claimDueSummaries(db: RawDb, ids: readonly string[], now: Date): Promise<{ id: string; orderId: string }[]> {
   if (ids.length === 0) return [];
-  return db.$queryRaw`UPDATE "Label" SET "summaryDueAt" = NULL, "updatedAt" = ${now}
+  return statements(db).$queryRaw`UPDATE "Label" SET "summaryDueAt" = NULL, "updatedAt" = ${now}
     WHERE "id" IN (${Prisma.join([...ids])}) AND "summaryDueAt" IS NOT NULL AND "metafieldWritten" = ${false}
     RETURNING "id", "orderId"`;
 }

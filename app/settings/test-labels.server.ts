@@ -4,11 +4,12 @@
  * are test buyers; on any other store a test tracking number would reach a real customer (decision 0170).
  */
 import type { PrismaClient } from "../generated/prisma/client";
+import { statements } from "../db-direct.server";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { fetchIsDevelopmentStore } from "../shopify/operations/shop-plan";
 
 export async function fulfilTestLabelsSetting(db: PrismaClient, shop: string): Promise<boolean> {
-  const rows = await db.$queryRaw<{ fulfilTestLabels: boolean | number }[]>`SELECT "fulfilTestLabels" FROM "ShopSettings" WHERE "shop" = ${shop}`;
+  const rows = await statements(db).$queryRaw<{ fulfilTestLabels: boolean | number }[]>`SELECT "fulfilTestLabels" FROM "ShopSettings" WHERE "shop" = ${shop}`;
   return Boolean(rows[0]?.fulfilTestLabels);
 }
 

@@ -26,8 +26,8 @@ if (role === "creator" || role === "embedded") {
   const app = await benchApp(config, { work: true });
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 500);
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 500);
   const cpuStart = process.cpuUsage();
   console.log("ready");
   process.once("SIGTERM", () => {

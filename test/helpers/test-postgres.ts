@@ -7,8 +7,9 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { PgAdapterFactory } from "../../app/db-adapters";
+import { AdapterHandle, registerDirectStatements } from "../../app/db-direct.server";
 
 const MIGRATIONS = fileURLToPath(new URL("../../prisma/postgresql/migrations", import.meta.url));
 export const ADMIN_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -61,7 +62,10 @@ export async function createPostgresPrismaClient<Client>(url: string, options: {
   const generated = (await import(/* @vite-ignore */ path.join(scratch, "client/client.ts"))) as { PrismaClient: new (options: { adapter: unknown }) => Client };
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 4 });
   pool.on("error", () => undefined);
-  const prisma = new generated.PrismaClient({ adapter: new PrismaPg(pool) });
+  // Made as createPrismaClient makes the app's: the hot paths' raw statements go straight to its adapter (0202).
+  const handle = new AdapterHandle();
+  const prisma = new generated.PrismaClient({ adapter: new PgAdapterFactory(pool, handle) });
+  registerDirectStatements(prisma as { $connect(): Promise<void> }, handle);
   return {
     prisma,
     pool,

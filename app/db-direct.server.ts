@@ -1,0 +1,188 @@
+/**
+ * Raw statements straight to the Prisma client's driver adapter (decision 0202).
+ *
+ * The hot paths (a label's purchase, a bulk item, the queue, the semaphore, the Shopify budget) already run plain SQL
+ * through `$queryRaw`/`$executeRaw` (decision 0199). Prisma 6.19 still sends each of those through its query compiler
+ * (a JSON request, the WebAssembly compiler, a query plan, its interpreter): in a bulk job's CPU profile that was
+ * about a third of the app's CPU. Here the same statement goes to the adapter the client itself uses, with the same
+ * argument and result conversions the client applies to raw queries:
+ * - the same adapter object, so on SQLite its lock still orders these statements with Prisma's own transactions;
+ * - arguments as the client hands them over (a Date, a bigint, a boolean), which the adapter converts as it does for
+ *   Prisma (an ISO date with "+00:00" on SQLite, a timestamp text on PostgreSQL);
+ * - columns typed by the adapter's column types as the client types raw rows (DateTime as Date, Int64 as bigint,
+ *   Boolean as boolean, Json parsed);
+ * - a database error as the client reports a raw query's: PrismaClientKnownRequestError P2010 carrying the adapter's
+ *   classification in `meta.driverAdapterError`.
+ * `test/integration/direct-statements.test.ts` holds each of these against the client's own `$queryRaw` on SQLite and
+ * PostgreSQL.
+ *
+ * Only a client made by `createPrismaClient` is served directly. Anything else (an interactive transaction's client,
+ * a test double) keeps its own `$queryRaw`/`$executeRaw`: a transaction's statements must stay on its connection.
+ */
+import type { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { Prisma } from "./generated/prisma/client";
+
+type Adapter = Awaited<ReturnType<PrismaLibSQL["connect"]>>;
+type SqlResult = Awaited<ReturnType<Adapter["queryRaw"]>>;
+type ArgType = { scalarType: string; arity: "scalar" | "list"; dbType?: string };
+
+/** The raw methods the hot paths call, in the client's own shape (a tagged template or a Prisma.Sql). */
+export type RawStatements = {
+  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
+  $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<number>;
+};
+
+/** What a client made by createPrismaClient knows about its adapter: set when the client connects, cleared on dispose. */
+export class AdapterHandle {
+  adapter: Adapter | undefined;
+
+  /** Wraps the adapter a factory's connect() returns, so a later dispose() forgets it. */
+  hold<A extends { dispose(): Promise<void> }>(adapter: A): A {
+    this.adapter = adapter as unknown as Adapter;
+    const dispose = adapter.dispose.bind(adapter);
+    adapter.dispose = async () => {
+      if (this.adapter === (adapter as unknown as Adapter)) this.adapter = undefined;
+      await dispose();
+    };
+    return adapter;
+  }
+}
+
+type Registered = { client: { $connect(): Promise<void> }; handle: AdapterHandle; statements: RawStatements };
+
+const registered = new WeakMap<object, Registered>();
+
+/** A property the app's lazy client proxy (app/db.server.ts) answers with the client it stands for. */
+export const UNDERLYING_CLIENT = Symbol("underlying Prisma client");
+
+/** Called by createPrismaClient for the client it made and the handle its adapter factory fills. */
+export function registerDirectStatements(client: { $connect(): Promise<void> }, handle: AdapterHandle): void {
+  const entry: Registered = { client, handle, statements: undefined as unknown as RawStatements };
+  entry.statements = {
+    $queryRaw: <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
+      run(entry, toSql(query, values), "query") as Promise<T>,
+    $executeRaw: (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
+      run(entry, toSql(query, values), "execute") as Promise<number>,
+  };
+  registered.set(client, entry);
+}
+
+/**
+ * The raw methods to use on `db`: direct to the adapter for a client made by createPrismaClient (or the app's proxy
+ * of one), else `db`'s own.
+ */
+export function statements(db: RawStatements): RawStatements {
+  const underlying = (db as { [UNDERLYING_CLIENT]?: object })[UNDERLYING_CLIENT] ?? db;
+  // Only an exact registered client: a transaction client forwards unknown properties to its parent client, so it
+  // must not be recognised by anything it would inherit.
+  return registered.get(underlying)?.statements ?? db;
+}
+
+function toSql(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): Prisma.Sql {
+  return query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
+}
+
+async function connected(entry: Registered): Promise<Adapter> {
+  if (!entry.handle.adapter) await entry.client.$connect();
+  const adapter = entry.handle.adapter;
+  if (!adapter) throw new Error("The database client did not connect its driver adapter");
+  return adapter;
+}
+
+async function run(entry: Registered, statement: Prisma.Sql, kind: "query" | "execute"): Promise<unknown> {
+  const adapter = await connected(entry);
+  const values = statement.values;
+  const query = {
+    sql: adapter.provider === "postgres" ? statement.text : statement.sql,
+    args: values,
+    argTypes: values.map(argType),
+  } as Parameters<Adapter["queryRaw"]>[0];
+  try {
+    if (kind === "execute") return await adapter.executeRaw(query);
+    return rowsOf(await adapter.queryRaw(query));
+  } catch (error) {
+    throw asRawQueryError(error);
+  }
+}
+
+/**
+ * The adapters only look at an argument's type for values the client sends as text (a date, a bigint, bytes); the
+ * values here are the caller's own, so the type only says whether it is a list.
+ */
+function argType(value: unknown): ArgType {
+  return { scalarType: "unknown", arity: Array.isArray(value) ? "list" : "scalar" };
+}
+
+/** Column types of @prisma/driver-adapter-utils (ColumnTypeEnum) that a raw row's conversion looks at. */
+const COLUMN = {
+  Int32: 0,
+  Int64: 1,
+  Numeric: 4,
+  Boolean: 5,
+  Date: 8,
+  Time: 9,
+  DateTime: 10,
+  Json: 11,
+  Bytes: 13,
+} as const;
+
+function rowsOf(result: SqlResult): Record<string, unknown>[] {
+  const { columnNames, columnTypes, rows } = result;
+  const out: Record<string, unknown>[] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    const record: Record<string, unknown> = {};
+    for (let c = 0; c < columnNames.length; c++) record[columnNames[c]!] = value(row[c], columnTypes[c] as number);
+    out[r] = record;
+  }
+  return out;
+}
+
+/** One raw column value as the client gives it (serializeRawSql then deserializeRawResult in Prisma 6.19). */
+function value(raw: unknown, type: number): unknown {
+  if (raw === null || raw === undefined) return null;
+  switch (type) {
+    case COLUMN.Int32:
+      return Math.trunc(Number(raw));
+    case COLUMN.Int64:
+      return typeof raw === "number" ? BigInt(Math.trunc(raw)) : BigInt(raw as string | bigint);
+    case COLUMN.Boolean:
+      return typeof raw === "boolean" ? raw : typeof raw === "number" ? raw === 1 : raw === "true" || raw === "1";
+    case COLUMN.Date:
+    case COLUMN.DateTime:
+      return new Date(raw as string);
+    case COLUMN.Time:
+      return new Date(`1970-01-01T${raw as string}Z`);
+    case COLUMN.Json:
+      return typeof raw === "string" ? JSON.parse(raw) : raw;
+    case COLUMN.Bytes:
+      return Array.isArray(raw) ? new Uint8Array(raw as number[]) : raw;
+    case COLUMN.Numeric:
+      return new Prisma.Decimal(raw as string);
+    default:
+      if (type >= 64 && type < 128)
+        throw new Error(`Array column types are not read by direct statements (type ${type})`);
+      return raw;
+  }
+}
+
+type AdapterError = Error & { cause: { kind: string; originalCode?: string; originalMessage?: string } };
+
+function isAdapterError(error: unknown): error is AdapterError {
+  return (
+    error instanceof Error &&
+    error.name === "DriverAdapterError" &&
+    typeof (error as { cause?: unknown }).cause === "object"
+  );
+}
+
+/** A database error as the client reports one from a raw query (P2010, the adapter's error in meta). */
+function asRawQueryError(error: unknown): unknown {
+  if (!isAdapterError(error)) return error;
+  const message = `Raw query failed. Code: \`${error.cause.originalCode ?? "N/A"}\`. Message: \`${error.cause.originalMessage ?? error.cause.kind}\``;
+  return new Prisma.PrismaClientKnownRequestError(message, {
+    code: "P2010",
+    clientVersion: Prisma.prismaVersion.client,
+    meta: { driverAdapterError: error },
+  });
+}
