@@ -23,6 +23,8 @@ import type { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { Prisma } from "./generated/prisma/client";
 
 type Adapter = Awaited<ReturnType<PrismaLibSQL["connect"]>>;
+type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;
+type Queryable = Pick<Adapter, "provider" | "queryRaw" | "executeRaw">;
 type SqlResult = Awaited<ReturnType<Adapter["queryRaw"]>>;
 type ArgType = { scalarType: string; arity: "scalar" | "list"; dbType?: string };
 
@@ -48,7 +50,17 @@ export class AdapterHandle {
   }
 }
 
-type Registered = { client: { $connect(): Promise<void> }; handle: AdapterHandle; statements: RawStatements };
+/** A transaction over raw statements, in the client's own shape (`$transaction(async (tx) => …)`). */
+export type RawTransactions = {
+  $transaction<T>(work: (tx: RawStatements) => Promise<T>): Promise<T>;
+};
+
+type Registered = {
+  client: { $connect(): Promise<void> };
+  handle: AdapterHandle;
+  statements: RawStatements;
+  transactions: RawTransactions;
+};
 
 const registered = new WeakMap<object, Registered>();
 
@@ -57,14 +69,19 @@ export const UNDERLYING_CLIENT = Symbol("underlying Prisma client");
 
 /** Called by createPrismaClient for the client it made and the handle its adapter factory fills. */
 export function registerDirectStatements(client: { $connect(): Promise<void> }, handle: AdapterHandle): void {
-  const entry: Registered = { client, handle, statements: undefined as unknown as RawStatements };
-  entry.statements = {
-    $queryRaw: <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
-      run(entry, toSql(query, values), "query") as Promise<T>,
-    $executeRaw: (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
-      run(entry, toSql(query, values), "execute") as Promise<number>,
-  };
+  const entry = { client, handle } as Registered;
+  entry.statements = statementsOn(() => connected(entry));
+  entry.transactions = { $transaction: (work) => inTransaction(entry, work) };
   registered.set(client, entry);
+}
+
+function statementsOn(queryable: () => Promise<Queryable>): RawStatements {
+  return {
+    $queryRaw: async <T>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
+      run(await queryable(), toSql(query, values), "query") as Promise<T>,
+    $executeRaw: async (query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) =>
+      run(await queryable(), toSql(query, values), "execute") as Promise<number>,
+  };
 }
 
 /**
@@ -78,6 +95,55 @@ export function statements(db: RawStatements): RawStatements {
   return registered.get(underlying)?.statements ?? db;
 }
 
+/**
+ * Transactions on `db`: on the adapter for a client made by createPrismaClient (as `statements`), else `db`'s own
+ * `$transaction`.
+ */
+export function transactions(db: RawTransactions): RawTransactions {
+  const underlying = (db as { [UNDERLYING_CLIENT]?: object })[UNDERLYING_CLIENT] ?? db;
+  return registered.get(underlying)?.transactions ?? db;
+}
+
+/**
+ * `work` in one transaction of the adapter, as the client runs an interactive one: the adapter opens it (on SQLite
+ * `BEGIN DEFERRED` under its lock, held to the end; on PostgreSQL a pooled connection of its own and `BEGIN`); it is
+ * committed when `work` resolves and rolled back when it throws. On PostgreSQL the client itself sends COMMIT or
+ * ROLLBACK before the adapter hands the connection back (the adapter says so with `usePhantomQuery: false`).
+ * `work` runs its statements on `tx` only: on SQLite a statement on the client itself would wait for the adapter's
+ * lock, which this transaction holds until `work` ends (unlike the client's, this has no timeout to break that).
+ */
+async function inTransaction<T>(entry: Registered, work: (tx: RawStatements) => Promise<T>): Promise<T> {
+  const adapter = await connected(entry);
+  let transaction: Transaction;
+  try {
+    transaction = await adapter.startTransaction();
+  } catch (error) {
+    throw asRawQueryError(error);
+  }
+  let result: T;
+  try {
+    result = await work(statementsOn(async () => transaction));
+  } catch (error) {
+    await close(transaction, "ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+  try {
+    await close(transaction, "COMMIT");
+  } catch (error) {
+    throw asRawQueryError(error);
+  }
+  return result;
+}
+
+async function close(transaction: Transaction, verb: "COMMIT" | "ROLLBACK"): Promise<void> {
+  try {
+    if (!transaction.options.usePhantomQuery) await transaction.executeRaw({ sql: verb, args: [], argTypes: [] });
+  } finally {
+    if (verb === "COMMIT") await transaction.commit();
+    else await transaction.rollback();
+  }
+}
+
 function toSql(query: TemplateStringsArray | Prisma.Sql, values: unknown[]): Prisma.Sql {
   return query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
 }
@@ -89,8 +155,7 @@ async function connected(entry: Registered): Promise<Adapter> {
   return adapter;
 }
 
-async function run(entry: Registered, statement: Prisma.Sql, kind: "query" | "execute"): Promise<unknown> {
-  const adapter = await connected(entry);
+async function run(adapter: Queryable, statement: Prisma.Sql, kind: "query" | "execute"): Promise<unknown> {
   const values = statement.values;
   const query = {
     sql: adapter.provider === "postgres" ? statement.text : statement.sql,

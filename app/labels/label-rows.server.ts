@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Prisma, type Label, type PrismaClient, type PurchaseAttempt } from "../generated/prisma/client";
-import { statements } from "../db-direct.server";
+import { statements, transactions, type RawTransactions } from "../db-direct.server";
 import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT } from "./status";
 
 export type RawDb = Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
@@ -130,11 +130,11 @@ export interface NewLabel {
  * empty) after the label row is written, so when two adopters race only one label is kept. Null when the attempt
  * was already closed (nothing written).
  */
-export async function insertLabelForAttempt(db: Pick<PrismaClient, "$transaction">, attemptId: string, label: NewLabel, status: string, now: Date): Promise<Label | null> {
+export async function insertLabelForAttempt(db: RawTransactions, attemptId: string, label: NewLabel, status: string, now: Date): Promise<Label | null> {
   const id = newRowId(now.getTime());
   const NotClaimed = Symbol("not claimed");
   try {
-    return await db.$transaction(async (tx) => {
+    return await transactions(db).$transaction(async (tx) => {
       const rows = await tx.$queryRaw<Label[]>`INSERT INTO "Label"
           ("id", "shop", "orderId", "orderName", "environment", "customReference", "serviceLabelId", "trackingNumber",
            "trackingUrl", "labelUrl", "carrierName", "carrierServiceName", "labelFormat", "requestSnapshotJson",

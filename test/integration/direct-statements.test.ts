@@ -5,7 +5,7 @@
  * statement waits for an open Prisma transaction instead of meeting its lock.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { statements, UNDERLYING_CLIENT } from "../../app/db-direct.server";
+import { statements, transactions, UNDERLYING_CLIENT } from "../../app/db-direct.server";
 import { Prisma, type PrismaClient } from "../../app/generated/prisma/client";
 import { isUniqueViolation } from "../../app/labels/label-rows.server";
 import { createTestDatabase } from "../helpers/test-db";
@@ -268,6 +268,56 @@ describe.each(databases)("direct statements on %s", (_name, open) => {
     release();
     await transaction;
     expect((await direct).map((row) => Number(row.value))).toEqual([2]);
+  });
+
+  it("commits a transaction's statements together, and none of them when its work throws", async () => {
+    expect(transactions(db)).not.toBe(db);
+    const counter = (day: string) =>
+      statements(db).$queryRaw<
+        { value: unknown }[]
+      >`SELECT "value" FROM "ReferenceCounter" WHERE "shop" = ${SHOP} AND "day" = ${day}`;
+    const result = await transactions(db).$transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${SHOP}, ${"20261201"}, ${1})`;
+      // The transaction sees its own write.
+      const rows = await tx.$queryRaw<
+        { value: unknown }[]
+      >`UPDATE "ReferenceCounter" SET "value" = "value" + 1 WHERE "shop" = ${SHOP} AND "day" = ${"20261201"} RETURNING "value"`;
+      return Number(rows[0]!.value);
+    });
+    expect(result).toBe(2);
+    expect((await counter("20261201")).map((row) => Number(row.value))).toEqual([2]);
+
+    const failure = new Error("work failed");
+    const thrown = await transactions(db)
+      .$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${SHOP}, ${"20261202"}, ${1})`;
+        await tx.$executeRaw`UPDATE "ReferenceCounter" SET "value" = 9 WHERE "shop" = ${SHOP} AND "day" = ${"20261201"}`;
+        throw failure;
+      })
+      .catch((error: unknown) => error);
+    expect(thrown).toBe(failure);
+    expect(await counter("20261202")).toEqual([]);
+    expect((await counter("20261201")).map((row) => Number(row.value))).toEqual([2]);
+
+    // A refused statement inside: the error is the client's raw-query error, and the transaction is rolled back.
+    const refused = await transactions(db)
+      .$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${SHOP}, ${"20261203"}, ${1})`;
+        await tx.$executeRaw`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${SHOP}, ${"20261201"}, ${1})`;
+      })
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(refused)).toBe(true);
+    expect(await counter("20261203")).toEqual([]);
+    // The connection (and on SQLite the adapter's lock) was handed back: the next transaction runs.
+    await transactions(db).$transaction(
+      async (tx) => tx.$executeRaw`DELETE FROM "ReferenceCounter" WHERE "shop" = ${SHOP} AND "day" = ${"20261201"}`,
+    );
+    expect(await counter("20261201")).toEqual([]);
+  });
+
+  it("leaves a client it did not make to its own $transaction", async () => {
+    const own = { $transaction: async <T>(work: (tx: never) => Promise<T>) => work("own" as never) };
+    expect(transactions(own)).toBe(own);
   });
 
   it("connects the client on first use and again after a disconnect", async () => {
