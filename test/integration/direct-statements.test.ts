@@ -4,40 +4,21 @@
  * counts, the same error, the same stored values; a transaction's client is never bypassed, and on SQLite a direct
  * statement waits for an open Prisma transaction instead of meeting its lock.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { statements, transactions, UNDERLYING_CLIENT } from "../../app/db-direct.server";
 import { Prisma, type PrismaClient } from "../../app/generated/prisma/client";
 import { isUniqueViolation } from "../../app/labels/label-rows.server";
-import { createTestDatabase } from "../helpers/test-db";
-import { createPostgresPrismaClient, createPostgresTestDatabase } from "../helpers/test-postgres";
+import { BOTH_DATABASES, useDatabase } from "../helpers/both-databases";
 
 const SHOP = "direct.myshopify.com";
-
-type Setup = { db: PrismaClient; close: () => Promise<void> };
-
-const databases: [string, () => Promise<Setup>][] = [
-  [
-    "SQLite",
-    async () => {
-      const database = createTestDatabase();
-      return { db: database.prisma, close: () => database.close() };
-    },
-  ],
-  [
-    "PostgreSQL",
-    async () => {
-      const database = await createPostgresTestDatabase();
-      const client = await createPostgresPrismaClient<PrismaClient>(database.url);
-      return {
-        db: client.prisma,
-        async close() {
-          await client.close();
-          await database.drop();
-        },
-      };
-    },
-  ],
-];
+/** What an attempt and its label share. */
+const ORDER_1 = {
+  shop: SHOP,
+  orderId: "gid://shopify/Order/1",
+  orderName: "#1",
+  environment: "staging",
+  customReference: "20261126-1",
+};
 
 /** Each value with its type's name, so Date against string or bigint against number cannot compare equal. */
 function typed(rows: Record<string, unknown>[]): unknown[] {
@@ -54,14 +35,9 @@ function typed(rows: Record<string, unknown>[]): unknown[] {
   );
 }
 
-describe.each(databases)("direct statements on %s", (_name, open) => {
-  let setup: Setup;
+describe.each(BOTH_DATABASES)("direct statements on %s", (_name, open) => {
   let db: PrismaClient;
-  beforeAll(async () => {
-    setup = await open();
-    db = setup.db;
-  }, 120_000);
-  afterAll(async () => setup?.close());
+  useDatabase(open, (client) => (db = client));
 
   it("is used for the client made by the app, and for the app's lazy proxy of it", () => {
     const direct = statements(db);
@@ -74,11 +50,7 @@ describe.each(databases)("direct statements on %s", (_name, open) => {
     // Written through Prisma's model queries, so the stored format is Prisma's.
     await db.purchaseAttempt.create({
       data: {
-        shop: SHOP,
-        orderId: "gid://shopify/Order/1",
-        orderName: "#1",
-        environment: "staging",
-        customReference: "20261126-1",
+        ...ORDER_1,
         status: "PENDING",
         requestJson: "{}",
         createdAt: at,
@@ -87,11 +59,7 @@ describe.each(databases)("direct statements on %s", (_name, open) => {
     });
     await db.label.create({
       data: {
-        shop: SHOP,
-        orderId: "gid://shopify/Order/1",
-        orderName: "#1",
-        environment: "staging",
-        customReference: "20261126-1",
+        ...ORDER_1,
         serviceLabelId: "L-1",
         trackingNumber: "6A1",
         trackingUrl: "https://t.example/1",

@@ -3,7 +3,7 @@
  * both databases: each row they read or write is exactly what Prisma's model queries read back (same fields, same
  * types, same stored date format), a held slot is refused as a unique violation, and the counters stay atomic.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../app/generated/prisma/client";
 import { claimItem, itemsLeft, readItem, readJob, settleItem } from "../../app/bulk/item-rows.server";
 import {
@@ -24,8 +24,7 @@ import {
   type NewAttempt,
 } from "../../app/labels/label-rows.server";
 import { fulfilTestLabelsSetting } from "../../app/settings/test-labels.server";
-import { createTestDatabase } from "../helpers/test-db";
-import { createPostgresPrismaClient, createPostgresTestDatabase } from "../helpers/test-postgres";
+import { BOTH_DATABASES, useDatabase } from "../helpers/both-databases";
 
 const SHOP = "raw-rows.myshopify.com";
 
@@ -62,40 +61,10 @@ function labelInput(n: number) {
   };
 }
 
-type Setup = { db: PrismaClient; close: () => Promise<void> };
 
-const databases: [string, () => Promise<Setup>][] = [
-  [
-    "SQLite",
-    async () => {
-      const database = createTestDatabase();
-      return { db: database.prisma, close: () => database.close() };
-    },
-  ],
-  [
-    "PostgreSQL",
-    async () => {
-      const database = await createPostgresTestDatabase();
-      const client = await createPostgresPrismaClient<PrismaClient>(database.url);
-      return {
-        db: client.prisma,
-        async close() {
-          await client.close();
-          await database.drop();
-        },
-      };
-    },
-  ],
-];
-
-describe.each(databases)("plain statements of the label path on %s", (_name, open) => {
-  let setup: Setup;
+describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (_name, open) => {
   let db: PrismaClient;
-  beforeAll(async () => {
-    setup = await open();
-    db = setup.db;
-  }, 120_000);
-  afterAll(async () => setup?.close());
+  useDatabase(open, (client) => (db = client));
 
   it("writes an attempt exactly as Prisma reads it back, and refuses a held slot as a unique violation", async () => {
     const now = new Date("2026-11-26T10:00:00.123Z");
