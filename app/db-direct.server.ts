@@ -65,7 +65,7 @@ type Registered = {
 const registered = new WeakMap<object, Registered>();
 
 /** A property the app's lazy client proxy (app/db.server.ts) answers with the client it stands for. */
-export const UNDERLYING_CLIENT = Symbol("underlying Prisma client");
+export const UNDERLYING_CLIENT = Symbol.for("etiquette.underlyingPrismaClient");
 
 /** Called by createPrismaClient for the client it made and the handle its adapter factory fills. */
 export function registerDirectStatements(client: { $connect(): Promise<void> }, handle: AdapterHandle): void {
@@ -121,12 +121,22 @@ async function inTransaction<T>(entry: Registered, work: (tx: RawStatements) => 
     throw asRawQueryError(error);
   }
   let result: T;
+  let open = true;
   try {
-    result = await work(statementsOn(async () => transaction));
+    result = await work(
+      statementsOn(async () => {
+        // Like the client's transaction client: nothing runs on it once it has ended (on PostgreSQL its connection
+        // is back in the pool, maybe inside another caller's transaction).
+        if (!open) throw new Error("This transaction has already ended; its statements can no longer run");
+        return transaction;
+      }),
+    );
   } catch (error) {
+    open = false;
     await close(transaction, "ROLLBACK").catch(() => undefined);
     throw error;
   }
+  open = false;
   try {
     await close(transaction, "COMMIT");
   } catch (error) {
@@ -159,7 +169,7 @@ async function run(adapter: Queryable, statement: Prisma.Sql, kind: "query" | "e
   const values = statement.values;
   const query = {
     sql: adapter.provider === "postgres" ? statement.text : statement.sql,
-    args: values,
+    args: values.map(argument),
     argTypes: values.map(argType),
   } as Parameters<Adapter["queryRaw"]>[0];
   try {
@@ -168,6 +178,19 @@ async function run(adapter: Queryable, statement: Prisma.Sql, kind: "query" | "e
   } catch (error) {
     throw asRawQueryError(error);
   }
+}
+
+/**
+ * The client sends raw arguments as JSON, so undefined, NaN and an infinite number reach the database as NULL (a
+ * driver would refuse some of them, or store NaN on PostgreSQL); an invalid date it refuses before sending.
+ */
+function argument(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === "number" && !Number.isFinite(value)) return null;
+  if (value instanceof Date && Number.isNaN(value.getTime()))
+    throw new Error("An invalid date cannot be sent to the database");
+  if (Array.isArray(value)) return value.map(argument);
+  return value;
 }
 
 /**

@@ -34,11 +34,11 @@ function isPrisma(target: SqlTarget): target is PrismaLike {
 export function sqlRunner(target: SqlTarget, dialect: Dialect): SqlRunner {
   if (isPrisma(target)) {
     // The app's client runs these straight on its driver adapter; a transaction's client runs them itself (0202).
-    const raw = statements(target);
+    // Looked up at each call, so making a runner does not create the app's lazily made client.
     return {
       dialect,
-      query: <T>(statement: Prisma.Sql) => raw.$queryRaw<T[]>(statement),
-      execute: (statement) => raw.$executeRaw(statement),
+      query: <T>(statement: Prisma.Sql) => statements(target).$queryRaw<T[]>(statement),
+      execute: (statement) => statements(target).$executeRaw(statement),
     };
   }
   if (dialect !== "postgresql") throw new Error("A pg client only runs PostgreSQL");

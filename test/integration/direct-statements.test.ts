@@ -109,14 +109,38 @@ describe.each(BOTH_DATABASES)("direct statements on %s", (_name, open) => {
       Prisma.sql`SELECT "id" FROM "Job" WHERE "runAfterMs" <= ${1_764_150_000_123} AND "state" IN (${Prisma.join(["queued", "active"])})`,
       Prisma.sql`SELECT * FROM "PurchaseAttempt" WHERE "createdAt" = ${at}`,
       Prisma.sql`SELECT * FROM "PurchaseAttempt" WHERE "shop" = ${"nobody"}`,
+      Prisma.sql`SELECT * FROM "ShopifyBucket" WHERE "atMs" = ${1_764_150_000_999n}`,
+      Prisma.sql`SELECT "id" FROM "PurchaseAttempt" WHERE "createdAt" IN (${Prisma.join([at, new Date(0)])})`,
     ];
     for (const query of queries) {
       const own = await db.$queryRaw<Record<string, unknown>[]>(query);
       const direct = await statements(db).$queryRaw<Record<string, unknown>[]>(query);
       expect(typed(direct), query.sql).toEqual(typed(own));
     }
-    // A date argument matches the stored date (the filter above found the row), on both paths.
+    // Date and bigint arguments match the stored values (the filters above found their rows), on both paths.
     expect(await statements(db).$queryRaw<unknown[]>(queries[7]!)).toHaveLength(1);
+    expect(await statements(db).$queryRaw<unknown[]>(queries[9]!)).toHaveLength(1);
+    expect(await statements(db).$queryRaw<unknown[]>(queries[10]!)).toHaveLength(1);
+
+    // What JSON cannot hold is stored as NULL, as the client sends it.
+    const invalidDate = new Date(Number.NaN);
+    await expect(
+      db.$executeRaw`UPDATE "Job" SET "lastError" = ${invalidDate} WHERE "id" = ${"job-1"}`,
+    ).rejects.toThrow();
+    await expect(
+      statements(db).$executeRaw`UPDATE "Job" SET "lastError" = ${invalidDate} WHERE "id" = ${"job-1"}`,
+    ).rejects.toThrow(/invalid date/);
+    for (const odd of [undefined, Number.NaN, Number.POSITIVE_INFINITY]) {
+      for (const raw of [db, statements(db)]) {
+        await db.job.update({ where: { id: "job-1" }, data: { leaseUntilMs: 5n, lastError: "x" } });
+        expect(
+          await raw.$executeRaw`UPDATE "Job" SET "leaseUntilMs" = ${odd}, "lastError" = ${odd} WHERE "id" = ${"job-1"}`,
+        ).toBe(1);
+        expect(
+          await db.job.findUniqueOrThrow({ where: { id: "job-1" }, select: { leaseUntilMs: true, lastError: true } }),
+        ).toEqual({ leaseUntilMs: null, lastError: null });
+      }
+    }
   });
 
   it("writes what the client's own raw statement writes, and counts the same rows", async () => {
@@ -283,9 +307,36 @@ describe.each(BOTH_DATABASES)("direct statements on %s", (_name, open) => {
     expect(await counter("20261201")).toEqual([]);
   });
 
-  it("leaves a client it did not make to its own $transaction", async () => {
+  it("leaves a client it did not make to its own $transaction, and serves the app's lazy proxy", async () => {
     const own = { $transaction: async <T>(work: (tx: never) => Promise<T>) => work("own" as never) };
     expect(transactions(own)).toBe(own);
+    await db.$transaction(async (tx) => expect(transactions(tx as unknown as PrismaClient)).toBe(tx));
+    expect(transactions({ [UNDERLYING_CLIENT]: db } as unknown as PrismaClient)).toBe(transactions(db));
+  });
+
+  it("hands its connection back whatever ends it, and refuses statements once it has ended", async () => {
+    // More failed transactions than the PostgreSQL test pool has connections (4): a leaked one would stall here.
+    for (let i = 0; i < 6; i++) {
+      const thrown = await transactions(db)
+        .$transaction(async (tx) => {
+          await tx.$executeRaw`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${SHOP}, ${`2027010${i}`}, ${1})`;
+          if (i % 2 === 0) throw new Error("work failed");
+          await tx.$executeRaw`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${SHOP}, ${`2027010${i}`}, ${1})`;
+        })
+        .catch((error: unknown) => error);
+      expect(thrown).toBeInstanceOf(Error);
+    }
+    expect(
+      await statements(db).$queryRaw<
+        unknown[]
+      >`SELECT * FROM "ReferenceCounter" WHERE "shop" = ${SHOP} AND "day" LIKE ${"202701%"}`,
+    ).toEqual([]);
+
+    let kept: { $queryRaw: (query: Prisma.Sql) => Promise<unknown> } | undefined;
+    await transactions(db).$transaction(async (tx) => {
+      kept = tx;
+    });
+    await expect(kept!.$queryRaw(Prisma.sql`SELECT 1 AS "one"`)).rejects.toThrow(/already ended/);
   });
 
   it("connects the client on first use and again after a disconnect", async () => {
