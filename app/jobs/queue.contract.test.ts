@@ -102,6 +102,17 @@ describe.each(ADAPTERS)("job queue: $label", ({ setup }) => {
     expect(ran.map((run) => run.payload).sort()).toEqual(["fails", "fails", "one", "two"]);
   });
 
+  it("enqueues a list longer than one statement holds in full, a key repeated far apart once", async () => {
+    const queue = await adapter.makeQueue();
+    const jobs = Array.from({ length: 600 }, (_, i) => ({ data: { shop: "long", payload: i }, singletonKey: i === 599 ? "k0" : `k${i}` }));
+    const ids = await queue.enqueueMany("long", jobs, { delayMs: 60_000 });
+    expect(ids.slice(0, 599).every((id) => typeof id === "string")).toBe(true);
+    expect(ids[599]).toBeNull();
+    expect(new Set(ids.filter(Boolean)).size).toBe(599);
+    const payloads = (await queue.livePayloads("long", "long")) as number[];
+    expect(payloads.sort((a, b) => a - b)).toEqual(Array.from({ length: 599 }, (_, i) => i));
+  });
+
   it("retries a retryable error with backoff, then succeeds", async () => {
     const queue = await adapter.makeQueue();
     const attempts: number[] = [];

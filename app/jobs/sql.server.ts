@@ -55,3 +55,4 @@ export function sqlRunner(target: SqlTarget, dialect: Dialect): SqlRunner {
 
 export const sql = Prisma.sql;
 export const rawSql = Prisma.raw;
+export const joinSql = Prisma.join;
