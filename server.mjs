@@ -65,12 +65,7 @@ for (const signal of ["SIGTERM", "SIGINT"]) {
       .then(() => operations.closeDatabase())
       .finally(() => {
         log.info({ signal }, "stopped");
-        // pino writes stdout asynchronously, and a line whose write is still under way when the process exits is
-        // lost: exit once the logger has flushed (at most a second later).
-        process.exitCode = signal === "SIGINT" ? 130 : 0;
-        const exit = () => process.exit();
-        setTimeout(exit, 1000).unref();
-        log.flush(exit);
+        process.exit(signal === "SIGINT" ? 130 : 0);
       });
   });
 }

@@ -119,7 +119,9 @@ export function createLogger(settings: LoggerSettings = settingsFromEnv()): Logg
     ? pino(options, settings.destination)
     : settings.format === "pretty"
       ? pino(options, prettyDestination())
-      : pino(options);
+      : // Synchronous writes to stdout: pino's default writes asynchronously, and a line still being written when the
+        // process exits is lost (the server's last shutdown line went missing that way in CI).
+        pino(options, pino.destination({ dest: 1, sync: true }));
   if (!level.success) logger.warn({ LOG_LEVEL: settings.level }, "LOG_LEVEL is not a pino level; using info");
   return logger;
 }
