@@ -89,10 +89,16 @@ function statementsOn(queryable: () => Promise<Queryable>): RawStatements {
  * of one), else `db`'s own.
  */
 export function statements(db: RawStatements): RawStatements {
-  const underlying = (db as { [UNDERLYING_CLIENT]?: object })[UNDERLYING_CLIENT] ?? db;
-  // Only an exact registered client: a transaction client forwards unknown properties to its parent client, so it
-  // must not be recognised by anything it would inherit.
-  return registered.get(underlying)?.statements ?? db;
+  return registeredAs(db)?.statements ?? db;
+}
+
+/**
+ * The registration of `db` or of the client the app's proxy stands for. Only an exact registered client: a
+ * transaction client forwards unknown properties to its parent client, so it must not be recognised by anything it
+ * would inherit.
+ */
+function registeredAs(db: object): Registered | undefined {
+  return registered.get((db as { [UNDERLYING_CLIENT]?: object })[UNDERLYING_CLIENT] ?? db);
 }
 
 /**
@@ -100,8 +106,7 @@ export function statements(db: RawStatements): RawStatements {
  * `$transaction`.
  */
 export function transactions(db: RawTransactions): RawTransactions {
-  const underlying = (db as { [UNDERLYING_CLIENT]?: object })[UNDERLYING_CLIENT] ?? db;
-  return registered.get(underlying)?.transactions ?? db;
+  return registeredAs(db)?.transactions ?? db;
 }
 
 /**

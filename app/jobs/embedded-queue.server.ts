@@ -59,21 +59,40 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   let lastSweepAt = Number.NEGATIVE_INFINITY;
   const lockClause = rawSql(dialect === "postgresql" ? "FOR UPDATE SKIP LOCKED" : "");
 
-  async function enqueue<P extends JsonValue>(name: string, data: JobData<P>, options: EnqueueOptions = {}) {
-    const { shop, payload } = checkJob(name, data);
+  /**
+   * Writes jobs in multi-row INSERTs (decision 0203); the id of each job written, null where its key was already
+   * queued or came earlier in the list (DO NOTHING skips the row, RETURNING names only the rows written).
+   */
+  async function insertJobs(name: string, jobs: readonly { data: JobData<JsonValue>; singletonKey?: string }[], options: Omit<EnqueueOptions, "singletonKey">) {
     const retryLimit = retryLimitOf(name, options);
-    const id = randomUUID();
     const at = now();
-    const activeKey = options.singletonKey === undefined ? null : `${name}:${options.singletonKey}`;
+    const runAfterMs = BigInt(at + (options.delayMs ?? 0));
+    const backoffMs = options.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS;
+    const rows = jobs.map((job) => {
+      const { shop, payload } = checkJob(name, job.data);
+      return { id: randomUUID(), shop, payload: JSON.stringify(payload), activeKey: job.singletonKey === undefined ? null : `${name}:${job.singletonKey}` };
+    });
     const client = options.tx ? sqlRunner(options.tx as SqlTarget, dialect) : db;
-    const inserted = await client.execute(sql`INSERT INTO "Job" ("id", "name", "shop", "payload", "state", "activeKey",
-        "runAfterMs", "attempts", "maxAttempts", "backoffMs", "createdAtMs")
-      VALUES (${id}, ${name}, ${shop}, ${JSON.stringify(payload)}, 'queued', ${activeKey}, ${BigInt(at + (options.delayMs ?? 0))},
-        0, ${retryLimit + 1}, ${options.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS}, ${BigInt(at)})
-      ON CONFLICT ("activeKey") DO NOTHING`);
-    if (inserted === 0) return null;
-    if (!options.tx) loop.wake();
-    return id;
+    const inserted = new Set<string>();
+    for (let start = 0; start < rows.length; start += ENQUEUE_ROWS_PER_STATEMENT) {
+      const values = rows
+        .slice(start, start + ENQUEUE_ROWS_PER_STATEMENT)
+        .map((row) => sql`(${row.id}, ${name}, ${row.shop}, ${row.payload}, 'queued', ${row.activeKey}, ${runAfterMs}, 0, ${retryLimit + 1}, ${backoffMs}, ${BigInt(at)})`);
+      const written = await client.query<{ id: string }>(sql`INSERT INTO "Job" ("id", "name", "shop", "payload", "state", "activeKey",
+          "runAfterMs", "attempts", "maxAttempts", "backoffMs", "createdAtMs")
+        VALUES ${joinSql(values)}
+        ON CONFLICT ("activeKey") DO NOTHING
+        RETURNING "id"`);
+      for (const row of written) inserted.add(row.id);
+    }
+    if (inserted.size > 0 && !options.tx) loop.wake();
+    return rows.map((row) => (inserted.has(row.id) ? row.id : null));
+  }
+
+  async function enqueue<P extends JsonValue>(name: string, data: JobData<P>, options: EnqueueOptions = {}) {
+    const { singletonKey, ...rest } = options;
+    const [id] = await insertJobs(name, [{ data, singletonKey }], rest);
+    return id ?? null;
   }
 
   const store: JobStore = {
@@ -146,34 +165,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
     kind: "embedded",
     enqueue,
     async enqueueMany(name, jobs, options = {}) {
-      // A few multi-row statements, not one per job: a 500-order job's creation writes its 500 item jobs inside its
-      // transaction, and on SQLite each statement there holds the event loop (decision 0203).
-      const retryLimit = retryLimitOf(name, options);
-      const at = now();
-      const rows = jobs.map((job) => {
-        const { shop, payload } = checkJob(name, job.data);
-        return { id: randomUUID(), shop, payload: JSON.stringify(payload), activeKey: job.singletonKey === undefined ? null : `${name}:${job.singletonKey}` };
-      });
-      const client = options.tx ? sqlRunner(options.tx as SqlTarget, dialect) : db;
-      const inserted = new Set<string>();
-      for (let start = 0; start < rows.length; start += ENQUEUE_ROWS_PER_STATEMENT) {
-        const values = rows
-          .slice(start, start + ENQUEUE_ROWS_PER_STATEMENT)
-          .map(
-            (row) => sql`(${row.id}, ${name}, ${row.shop}, ${row.payload}, 'queued', ${row.activeKey}, ${BigInt(at + (options.delayMs ?? 0))},
-              0, ${retryLimit + 1}, ${options.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS}, ${BigInt(at)})`,
-          );
-        // A key already queued, or twice in the list, keeps its first job: DO NOTHING skips the row, and RETURNING
-        // names only the rows written.
-        const written = await client.query<{ id: string }>(sql`INSERT INTO "Job" ("id", "name", "shop", "payload", "state", "activeKey",
-            "runAfterMs", "attempts", "maxAttempts", "backoffMs", "createdAtMs")
-          VALUES ${joinSql(values)}
-          ON CONFLICT ("activeKey") DO NOTHING
-          RETURNING "id"`);
-        for (const row of written) inserted.add(row.id);
-      }
-      if (inserted.size > 0 && !options.tx) loop.wake();
-      return rows.map((row) => (inserted.has(row.id) ? row.id : null));
+      return insertJobs(name, jobs, options);
     },
     async work<P extends JsonValue>(name: string, handler: JobHandler<P>, options: WorkOptions = {}) {
       loop.register(name, handler as JobHandler, options.concurrency ?? 1);
