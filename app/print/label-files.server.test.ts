@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLabelFiles, LabelFileFetchError, type LabelFileRef } from "./label-files.server";
+import { createLabelFiles, DEFAULT_LABEL_FILE_OPTIONS, LabelFileFetchError, type LabelFileRef } from "./label-files.server";
 
 const PDF = new TextEncoder().encode("%PDF-1.7\n% a label\n");
 const dirs: string[] = [];
@@ -34,10 +34,72 @@ describe("createLabelFiles", () => {
     const dir = cacheDir();
     const big = new Uint8Array(400).fill(32);
     big.set(PDF);
-    const fetch = (async () => new Response(big)) as unknown as typeof globalThis.fetch;
+    const calls: string[] = [];
+    const fetch = (async (url: string) => {
+      calls.push(url);
+      return new Response(big);
+    }) as unknown as typeof globalThis.fetch;
     const files = createLabelFiles({ fetch, cacheDir: dir, cacheMaxBytes: 1000 });
     for (let n = 1; n <= 6; n += 1) await files.get(label(n));
     expect(readdirSync(dir).length).toBeLessThanOrEqual(2);
+    // Label 5 is used again (a minute later, by the cache's clock), then a new one pushes one file out: label 6.
+    const later = createLabelFiles({ fetch, cacheDir: dir, cacheMaxBytes: 1000, now: () => Date.now() + 60_000 });
+    await later.get(label(5));
+    await later.get(label(7));
+    calls.length = 0;
+    await later.get(label(5));
+    expect(calls).toEqual([]);
+    await later.get(label(6));
+    expect(calls).toEqual(["https://labels.test/6.pdf"]);
+  });
+
+  it("serves and keeps a cached file only within its maximum age after the download", async () => {
+    const dir = cacheDir();
+    const calls: string[] = [];
+    const fetch = (async (url: string) => {
+      calls.push(url);
+      return new Response(PDF);
+    }) as unknown as typeof globalThis.fetch;
+    await createLabelFiles({ fetch, cacheDir: dir }).get(label(1));
+    const dayLater = createLabelFiles({ fetch, cacheDir: dir, now: () => Date.now() + DEFAULT_LABEL_FILE_OPTIONS.cacheMaxAgeMs - 60_000 });
+    await dayLater.get(label(1));
+    expect(calls).toHaveLength(1);
+    const tooLate = createLabelFiles({ fetch, cacheDir: dir, now: () => Date.now() + DEFAULT_LABEL_FILE_OPTIONS.cacheMaxAgeMs + 60_000 });
+    expect(await tooLate.get(label(1))).toEqual(PDF);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("sweeps the expired files and abandoned partial writes off the disk, and keeps the fresh ones", async () => {
+    const dir = cacheDir();
+    const fetch = (async () => new Response(PDF)) as unknown as typeof globalThis.fetch;
+    const files = createLabelFiles({ fetch, cacheDir: dir, cacheMaxAgeMs: 60_000 });
+    await files.get(label(1));
+    await files.get(label(2));
+    const [first] = readdirSync(dir);
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(path.join(dir, first!), old, old);
+    writeFileSync(path.join(dir, `${first}.abc.tmp`), "partial");
+    utimesSync(path.join(dir, `${first}.abc.tmp`), old, old);
+    expect(await files.sweep()).toBe(2);
+    expect(readdirSync(dir)).toHaveLength(1);
+    expect(readdirSync(dir)[0]).not.toBe(first);
+    expect(await files.sweep()).toBe(0);
+  });
+
+  it("forgets the files of given label URLs at once", async () => {
+    const dir = cacheDir();
+    const calls: string[] = [];
+    const fetch = (async (url: string) => {
+      calls.push(url);
+      return new Response(PDF);
+    }) as unknown as typeof globalThis.fetch;
+    const files = createLabelFiles({ fetch, cacheDir: dir });
+    await files.getMany([label(1), label(2), label(3)]);
+    await files.forget(["https://labels.test/1.pdf", "https://labels.test/3.pdf", "https://labels.test/never-cached.pdf"]);
+    expect(readdirSync(dir)).toHaveLength(1);
+    calls.length = 0;
+    await files.getMany([label(1), label(2)]);
+    expect(calls).toEqual(["https://labels.test/1.pdf"]);
   });
 
   it("gives up after the timeout, naming the order", async () => {

@@ -1,7 +1,11 @@
 /**
  * Label files from the label service's `label_url`: public links (the service's own answer carries no token for
  * them), fetched with a timeout and a size cap, a few at a time, and cached on this instance's disk. A label's file
- * never changes, so the cache is keyed by its URL; the cache is pruned (oldest first) when it grows past its bound.
+ * never changes, so the cache is keyed by its URL; the cache is pruned (least recently used first) when it grows past
+ * its bound. A label file shows the recipient's name, address and phone, so a cached file lives at most
+ * `cacheMaxAgeMs` after its download (a day by default; decision 0205): an older one is neither served nor kept, and
+ * `sweep` removes them from the disk. `forget` removes given labels' files at once (customers/redact, shop/redact).
+ * The file's modification time is its download time; its access time is its last use (set by us, not by the mount).
  */
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
@@ -34,20 +38,31 @@ export interface LabelFileOptions {
   /** Folder of the cache; null turns the cache off. */
   cacheDir?: string | null;
   cacheMaxBytes?: number;
+  /** How long after its download a cached file may be served and kept. */
+  cacheMaxAgeMs?: number;
   timeoutMs?: number;
   maxFileBytes?: number;
   concurrency?: number;
+  now?: () => number;
 }
 
 export interface LabelFiles {
   get(label: LabelFileRef): Promise<Uint8Array>;
   /** The files of many labels in the same order, `concurrency` at a time; the first failure rejects. */
   getMany(labels: readonly LabelFileRef[]): Promise<Uint8Array[]>;
+  /** Removes the cached files of these label URLs, if this instance holds them. */
+  forget(labelUrls: readonly string[]): Promise<void>;
+  /** Removes the cached files older than the cache's maximum age (and abandoned partial writes): how many. */
+  sweep(): Promise<number>;
 }
+
+/** What building a print file needs of the cache: reading label files. */
+export type LabelFileReader = Pick<LabelFiles, "get" | "getMany">;
 
 export const DEFAULT_LABEL_FILE_OPTIONS = {
   cacheDir: path.join(tmpdir(), "etiquette-label-files"),
   cacheMaxBytes: 256 * 1024 * 1024,
+  cacheMaxAgeMs: 24 * 60 * 60 * 1000,
   timeoutMs: 15_000,
   maxFileBytes: 5 * 1024 * 1024,
   concurrency: 6,
@@ -79,40 +94,70 @@ async function readCapped(response: Response, maxBytes: number): Promise<Uint8Ar
 export function createLabelFiles(options: LabelFileOptions = {}): LabelFiles {
   const settings = { ...DEFAULT_LABEL_FILE_OPTIONS, ...options };
   const fetchImpl = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? Date.now;
   const cacheDir = settings.cacheDir;
   let cacheBytes: number | null = null; // measured on first write
   let pruning: Promise<void> | null = null;
 
   const cachePath = (url: string) => (cacheDir ? path.join(cacheDir, createHash("sha256").update(url).digest("hex")) : null);
 
+  const expired = (downloadedAtMs: number) => now() - downloadedAtMs > settings.cacheMaxAgeMs;
+
   async function readCache(file: string | null): Promise<Uint8Array | null> {
     if (!file) return null;
     try {
+      const info = await stat(file);
+      if (expired(info.mtimeMs)) {
+        await rm(file, { force: true });
+        return null;
+      }
       const bytes = await readFile(file);
-      const now = new Date();
-      await utimes(file, now, now).catch(() => undefined); // recently used files are pruned last
+      // Recently used files are pruned last; the modification time stays the download time.
+      await utimes(file, new Date(now()), info.mtime).catch(() => undefined);
       return new Uint8Array(bytes);
     } catch {
       return null;
     }
   }
 
-  async function prune(): Promise<void> {
-    if (!cacheDir) return;
+  async function cachedFiles(): Promise<{ full: string; size: number; mtime: number; atime: number }[]> {
+    if (!cacheDir) return [];
     const entries = await readdir(cacheDir).catch(() => [] as string[]);
-    const files = (
-      await Promise.all(
-        entries.map(async (name) => {
-          const full = path.join(cacheDir, name);
-          const info = await stat(full).catch(() => null);
-          return info?.isFile() ? { full, size: info.size, mtime: info.mtimeMs } : null;
-        }),
-      )
-    ).filter((entry): entry is { full: string; size: number; mtime: number } => entry !== null);
+    const files = await Promise.all(
+      entries.map(async (name) => {
+        const full = path.join(cacheDir, name);
+        const info = await stat(full).catch(() => null);
+        return info?.isFile() ? { full, size: info.size, mtime: info.mtimeMs, atime: info.atimeMs } : null;
+      }),
+    );
+    return files.filter((entry) => entry !== null);
+  }
+
+  async function sweep(): Promise<number> {
+    let removed = 0;
+    for (const file of await cachedFiles()) {
+      if (!expired(file.mtime)) continue;
+      await rm(file.full, { force: true });
+      removed += 1;
+    }
+    if (removed > 0) cacheBytes = null; // measured again on the next write
+    return removed;
+  }
+
+  async function forget(labelUrls: readonly string[]): Promise<void> {
+    for (const url of new Set(labelUrls)) {
+      const file = cachePath(url);
+      if (file) await rm(file, { force: true });
+    }
+    if (labelUrls.length > 0) cacheBytes = null;
+  }
+
+  async function prune(): Promise<void> {
+    const files = await cachedFiles();
     let total = files.reduce((sum, file) => sum + file.size, 0);
     const target = settings.cacheMaxBytes * 0.8;
-    for (const file of files.sort((a, b) => a.mtime - b.mtime)) {
-      if (total <= target) break;
+    for (const file of files.sort((a, b) => a.atime - b.atime)) {
+      if (total <= target && !expired(file.mtime)) continue;
       await rm(file.full, { force: true });
       total -= file.size;
     }
@@ -195,5 +240,5 @@ export function createLabelFiles(options: LabelFileOptions = {}): LabelFiles {
     return results;
   }
 
-  return { get, getMany };
+  return { get, getMany, forget, sweep };
 }

@@ -4,7 +4,7 @@ import { createTestDatabase } from "../../test/helpers/test-db";
 import type { JobQueue } from "../jobs/types";
 import { translator } from "../i18n/translate.server";
 import { openPrintFile } from "./download.server";
-import { LabelFileFetchError, type LabelFileRef, type LabelFiles } from "./label-files.server";
+import { LabelFileFetchError, type LabelFileRef, type LabelFileReader } from "./label-files.server";
 import { mockAdmin } from "../../test/helpers/mock-admin";
 import { DEFAULT_RECONCILE_TIMINGS } from "../config.server";
 import { voidLabel } from "../labels/void.server";
@@ -20,7 +20,7 @@ const A = "shop-a.myshopify.com";
 const B = "shop-b.myshopify.com";
 
 /** Label files by URL: a one-page PDF whose width is the order number (so the page order is readable), or ZPL. */
-function fakeFiles(failing: Set<string> = new Set()): LabelFiles & { fetched: string[] } {
+function fakeFiles(failing: Set<string> = new Set()): LabelFileReader & { fetched: string[] } {
   const fetched: string[] = [];
   const get = async (label: LabelFileRef) => {
     fetched.push(label.labelUrl);

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { JobQueue } from "../jobs/types";
 import { groupByFormat, printKindOf } from "./formats";
-import { LabelFileFetchError, type LabelFiles } from "./label-files.server";
+import { LabelFileFetchError, type LabelFileReader } from "./label-files.server";
 import { concatenateThermal, mergePdf, UnreadableLabelFileError } from "./merge";
 import { sortForPrint, type PrintOrder } from "./order";
 import { attemptLocation } from "../labels/order-status.server";
@@ -111,7 +111,7 @@ export function viewOf(row: PrintFileRow): PrintFileView {
 }
 
 export interface PrintDeps {
-  files: LabelFiles;
+  files: LabelFileReader;
   /** The running queue; without one every file is built during the request. */
   queue?: JobQueue | null;
   inlineLimit?: number;
@@ -167,7 +167,7 @@ function problemOf(error: unknown): PrintProblem {
 }
 
 /** Builds one PENDING print file (inline, or from the job) and stores the outcome. Returns the row. */
-export async function buildPrintFile(db: PrismaClient, printFileId: string, files: LabelFiles) {
+export async function buildPrintFile(db: PrismaClient, printFileId: string, files: LabelFileReader) {
   const row = await db.printFile.findUniqueOrThrow({ where: { id: printFileId } });
   if (row.status !== "PENDING") return row;
   const ids = JSON.parse(row.labelIdsJson) as string[];

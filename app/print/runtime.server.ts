@@ -2,14 +2,26 @@
  * The app's print dependencies: one label file cache per process, and the running job queue (if any).
  */
 import type { JobQueue } from "../jobs/types";
+import { moduleLogger } from "../observability/logger.server";
 import { createLabelFiles, type LabelFiles } from "./label-files.server";
 
 declare global {
   var __etiquetteLabelFiles: LabelFiles | undefined;
 }
 
+/** How often this process removes its expired cached label files (they hold recipients' addresses). */
+const LABEL_FILE_SWEEP_MS = 60 * 60 * 1000;
+
 export function appLabelFiles(): LabelFiles {
-  globalThis.__etiquetteLabelFiles ??= createLabelFiles();
+  if (!globalThis.__etiquetteLabelFiles) {
+    const files = createLabelFiles();
+    globalThis.__etiquetteLabelFiles = files;
+    // Each instance keeps its own disk cache, so each sweeps its own: once now (files left by an earlier run), then
+    // every hour. The timer does not keep the process alive.
+    const sweep = () => void files.sweep().catch((error: unknown) => moduleLogger("print").warn({ err: error }, "label file cache sweep failed"));
+    sweep();
+    setInterval(sweep, LABEL_FILE_SWEEP_MS).unref();
+  }
   return globalThis.__etiquetteLabelFiles;
 }
 

@@ -6,6 +6,7 @@ import type { Label, PrismaClient, PurchaseAttempt } from "../generated/prisma/c
 
 import { accountSemaphoreKey } from "../bulk/item-job";
 import type { JobQueue } from "../jobs/types";
+import type { LabelFiles } from "../print/label-files.server";
 import { LABEL_ENVIRONMENTS } from "../labels/environments";
 import type { SecretBox } from "../security/secret-box.server";
 import { openRequest, sealedRecipient, snapshotBox } from "./snapshot-seal.server";
@@ -56,7 +57,15 @@ export async function redactRows(
   return { labels: rows.labels.length, attempts: rows.attempts.length };
 }
 
-export async function redactCustomerOrders(db: PrismaClient, shop: string, orderIds: readonly string[]): Promise<number> {
+/** This instance's cache of downloaded label files (app/print/label-files.server.ts): a label file shows the address. */
+export type CachedLabelFiles = Pick<LabelFiles, "forget">;
+
+export async function redactCustomerOrders(
+  db: PrismaClient,
+  shop: string,
+  orderIds: readonly string[],
+  options: { labelFiles?: CachedLabelFiles | null } = {},
+): Promise<number> {
   if (orderIds.length === 0) return 0;
   const where = { shop, orderId: { in: [...orderIds] } };
   const [labels, attempts] = await Promise.all([db.label.findMany({ where }), db.purchaseAttempt.findMany({ where })]);
@@ -66,6 +75,8 @@ export async function redactCustomerOrders(db: PrismaClient, shop: string, order
   // Merged print files hold the labels' addresses: drop any that includes one of these labels.
   if (labels.length > 0) {
     await db.printFile.deleteMany({ where: { shop, OR: labels.map((label) => ({ labelIdsJson: { contains: `"${label.id}"` } })) } });
+    // So do the label files themselves. Another instance's cache lets them expire within a day (decision 0205).
+    await options.labelFiles?.forget(labels.map((label) => label.labelUrl));
   }
   return (await redactRows(db, { labels, attempts }, new Date())).labels;
 }
@@ -88,8 +99,13 @@ async function shopSemaphoreKeys(db: PrismaClient, shop: string): Promise<string
  * shop/redact: every row the app stored for the shop (every model with a `shop` field, its semaphore slots, and the
  * queue's jobs when the queue keeps them outside these tables, as pg-boss does). Safe to run again.
  */
-export async function deleteShopData(db: PrismaClient, shop: string, options: { queue?: Pick<JobQueue, "forgetShop"> | null } = {}): Promise<void> {
+export async function deleteShopData(
+  db: PrismaClient,
+  shop: string,
+  options: { queue?: Pick<JobQueue, "forgetShop"> | null; labelFiles?: CachedLabelFiles | null } = {},
+): Promise<void> {
   const semaphoreKeys = await shopSemaphoreKeys(db, shop);
+  const labelUrls = options.labelFiles ? (await db.label.findMany({ where: { shop }, select: { labelUrl: true } })).map((label) => label.labelUrl) : [];
   await db.$transaction([
     db.bulkJobItem.deleteMany({ where: { shop } }),
     db.bulkJob.deleteMany({ where: { shop } }),
@@ -109,4 +125,5 @@ export async function deleteShopData(db: PrismaClient, shop: string, options: { 
     db.session.deleteMany({ where: { shop } }),
   ]);
   await options.queue?.forgetShop(shop);
+  await options.labelFiles?.forget(labelUrls);
 }

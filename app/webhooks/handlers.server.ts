@@ -7,7 +7,7 @@ import type { PrismaClient } from "../generated/prisma/client";
 import type { JobQueue } from "../jobs/types";
 import { moduleLogger } from "../observability/logger.server";
 import { recordDataRequest } from "../privacy/data-request.server";
-import { deleteShopData, redactCustomerOrders } from "../privacy/redact.server";
+import { deleteShopData, redactCustomerOrders, type CachedLabelFiles } from "../privacy/redact.server";
 import { scopesUpdateOnly, type SignedDelivery } from "./signed-delivery";
 
 export { normaliseTopic, type WebhookTopic } from "./signed-delivery";
@@ -15,6 +15,8 @@ export { normaliseTopic, type WebhookTopic } from "./signed-delivery";
 export interface WebhookDeps {
   /** The running queue: shop/redact deletes the shop's jobs it keeps outside the app's tables (pg-boss). */
   queue?: Pick<JobQueue, "forgetShop"> | null;
+  /** This instance's cache of label files: customers/redact and shop/redact remove the files they concern. */
+  labelFiles?: CachedLabelFiles | null;
 }
 
 async function apply(db: PrismaClient, delivery: SignedDelivery, webhookId: string, deps: WebhookDeps): Promise<void> {
@@ -43,10 +45,11 @@ async function apply(db: PrismaClient, delivery: SignedDelivery, webhookId: stri
         db,
         shop,
         delivery.payload.orders_to_redact.map((id) => `gid://shopify/Order/${id}`),
+        { labelFiles: deps.labelFiles },
       );
       return;
     case "SHOP_REDACT":
-      await deleteShopData(db, shop, { queue: deps.queue });
+      await deleteShopData(db, shop, { queue: deps.queue, labelFiles: deps.labelFiles });
       return;
   }
 }

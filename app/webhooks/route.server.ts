@@ -2,7 +2,7 @@ import { config } from "../config.server";
 import db from "../db.server";
 import { databaseKind } from "../db-url";
 import { moduleLogger } from "../observability/logger.server";
-import { runningQueue } from "../print/runtime.server";
+import { appLabelFiles, runningQueue } from "../print/runtime.server";
 import { authenticate } from "../shopify.server";
 import { handleWebhook } from "./handlers.server";
 import { checkDelivery, type WebhookTopic } from "./signed-delivery";
@@ -28,7 +28,8 @@ export async function webhookAction(request: Request, expected: WebhookTopic): P
     moduleLogger("webhooks").warn({ topic, shop, webhookId }, "shop/redact postponed: the job queue is not running");
     return new Response(null, { status: 503 });
   }
-  await handleWebhook(db, webhookId, check.delivery, { queue });
+  const redacts = check.delivery.topic === "SHOP_REDACT" || check.delivery.topic === "CUSTOMERS_REDACT";
+  await handleWebhook(db, webhookId, check.delivery, { queue, labelFiles: redacts ? appLabelFiles() : null });
   moduleLogger("webhooks").info({ topic, shop, webhookId, durationMs: Math.round(performance.now() - started) }, "webhook handled");
   return new Response(null, { status: 200 });
 }

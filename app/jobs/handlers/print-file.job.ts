@@ -5,11 +5,11 @@
  */
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { LabelFiles } from "../../print/label-files.server";
+import type { LabelFileReader } from "../../print/label-files.server";
 import { buildPrintFile, PRINT_FILE_JOB } from "../../print/print.server";
 import { defineJob, type JobDefinition } from "../registry";
 
-export type PrintJobDeps = { db: PrismaClient; files: LabelFiles };
+export type PrintJobDeps = { db: PrismaClient; files: LabelFileReader };
 
 export function printFileJob(deps: () => Promise<PrintJobDeps>): JobDefinition {
   return defineJob({
