@@ -8,10 +8,13 @@ import { PolarisDictionariesContext } from "./i18n/polaris";
 import { POLARIS_DICTIONARIES } from "./i18n/polaris.server";
 import { bootJobs, closeDatabase, STOP_GRACE_MS, stopJobs } from "./jobs/boot.server";
 import { errorFields, moduleLogger, withRequestId } from "./observability/logger.server";
+import { appLabelFiles } from "./print/runtime.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
 // The job queue, with the recurring reconciler: purchases whose answer was lost are looked up in the background.
 bootJobs();
+// The label file cache sweeps its expired files now and hourly (they show recipients' addresses: decision 0205).
+appLabelFiles();
 
 /** What the production server (server.mjs) needs from the app: its logger, the request context and the shutdown. */
 export const operations = { moduleLogger, withRequestId, stopJobs, closeDatabase, STOP_GRACE_MS };

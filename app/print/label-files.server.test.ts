@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -42,6 +43,9 @@ describe("createLabelFiles", () => {
     const files = createLabelFiles({ fetch, cacheDir: dir, cacheMaxBytes: 1000 });
     for (let n = 1; n <= 6; n += 1) await files.get(label(n));
     expect(readdirSync(dir).length).toBeLessThanOrEqual(2);
+    // Both kept files were last used ten seconds ago (set, not left to the file system's timestamp resolution).
+    const before = new Date(Date.now() - 10_000);
+    for (const name of readdirSync(dir)) utimesSync(path.join(dir, name), before, before);
     // Label 5 is used again (a minute later, by the cache's clock), then a new one pushes one file out: label 6.
     const later = createLabelFiles({ fetch, cacheDir: dir, cacheMaxBytes: 1000, now: () => Date.now() + 60_000 });
     await later.get(label(5));
@@ -84,6 +88,59 @@ describe("createLabelFiles", () => {
     expect(readdirSync(dir)).toHaveLength(1);
     expect(readdirSync(dir)[0]).not.toBe(first);
     expect(await files.sweep()).toBe(0);
+  });
+
+  it("keeps its folder to this user: mode 700, files 600", async () => {
+    const dir = cacheDir();
+    chmodSync(dir, 0o755);
+    await createLabelFiles({ fetch: (async () => new Response(PDF)) as unknown as typeof globalThis.fetch, cacheDir: dir }).get(label(1));
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(dir, readdirSync(dir)[0]!)).mode & 0o777).toBe(0o600);
+  });
+
+  it.runIf(process.getuid?.() === 0)("does not use a folder another user owns", async () => {
+    const dir = cacheDir();
+    chownSync(dir, 1, 1);
+    const calls: string[] = [];
+    const fetch = (async (url: string) => {
+      calls.push(url);
+      return new Response(PDF);
+    }) as unknown as typeof globalThis.fetch;
+    const files = createLabelFiles({ fetch, cacheDir: dir });
+    await files.get(label(1));
+    await files.get(label(1));
+    expect(calls).toHaveLength(2);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("does not write a file forgotten while its download was under way, nor a partial write of it", async () => {
+    const dir = cacheDir();
+    let answer: (response: Response) => void = () => undefined;
+    const fetch = (() => new Promise<Response>((resolve) => (answer = resolve))) as unknown as typeof globalThis.fetch;
+    const files = createLabelFiles({ fetch, cacheDir: dir });
+    const pending = files.get(label(1));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const partial = `${createHash("sha256").update("https://labels.test/1.pdf").digest("hex")}.1234.tmp`;
+    writeFileSync(path.join(dir, partial), "partial");
+    await files.forget(["https://labels.test/1.pdf"]);
+    expect(readdirSync(dir)).toEqual([]);
+    answer(new Response(PDF));
+    expect(await pending).toEqual(PDF);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("reports a file it cannot remove and goes on", async () => {
+    const dir = cacheDir();
+    const fetch = (async () => new Response(PDF)) as unknown as typeof globalThis.fetch;
+    const failures: string[] = [];
+    const files = createLabelFiles({ fetch, cacheDir: dir, onRemoveError: (file) => failures.push(path.basename(file)) });
+    await files.get(label(2));
+    // A directory where a label file would be: removing it without `recursive` fails.
+    const blocked = createHash("sha256").update("https://labels.test/1.pdf").digest("hex");
+    mkdirSync(path.join(dir, blocked, "inside"), { recursive: true });
+    await expect(files.forget(["https://labels.test/1.pdf", "https://labels.test/2.pdf"])).resolves.toBeUndefined();
+    expect(failures).toEqual([blocked]);
+    expect(readdirSync(dir)).toEqual([blocked]);
   });
 
   it("forgets the files of given label URLs at once", async () => {

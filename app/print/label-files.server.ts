@@ -2,13 +2,17 @@
  * Label files from the label service's `label_url`: public links (the service's own answer carries no token for
  * them), fetched with a timeout and a size cap, a few at a time, and cached on this instance's disk. A label's file
  * never changes, so the cache is keyed by its URL; the cache is pruned (least recently used first) when it grows past
- * its bound. A label file shows the recipient's name, address and phone, so a cached file lives at most
- * `cacheMaxAgeMs` after its download (a day by default; decision 0205): an older one is neither served nor kept, and
- * `sweep` removes them from the disk. `forget` removes given labels' files at once (customers/redact, shop/redact).
- * The file's modification time is its download time; its access time is its last use (set by us, not by the mount).
+ * its bound. A label file shows the recipient's name, address and phone (decision 0205), so:
+ * - a cached file is served for at most `cacheMaxAgeMs` after its download (a day by default), and `sweep` removes the
+ *   older ones from the disk; the file's modification time is its download time, its access time its last use (set
+ *   here, whatever the mount's atime setting);
+ * - `forget` removes given labels' files at once (customers/redact, shop/redact), and a download of one of them that
+ *   was under way is not written afterwards;
+ * - the folder is this process user's own (mode 700, files 600); a folder owned by another user is not used at all.
+ * The cache is best effort: a disk error only costs a download.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { looksLikeLabelFile, printKindOf } from "./formats";
@@ -44,13 +48,15 @@ export interface LabelFileOptions {
   maxFileBytes?: number;
   concurrency?: number;
   now?: () => number;
+  /** Told of a cache file that could not be removed (forget, sweep). */
+  onRemoveError?: (file: string, error: unknown) => void;
 }
 
 export interface LabelFiles {
   get(label: LabelFileRef): Promise<Uint8Array>;
   /** The files of many labels in the same order, `concurrency` at a time; the first failure rejects. */
   getMany(labels: readonly LabelFileRef[]): Promise<Uint8Array[]>;
-  /** Removes the cached files of these label URLs, if this instance holds them. */
+  /** Removes the cached files of these label URLs, if this instance holds them. Never throws (a failure is logged). */
   forget(labelUrls: readonly string[]): Promise<void>;
   /** Removes the cached files older than the cache's maximum age (and abandoned partial writes): how many. */
   sweep(): Promise<number>;
@@ -98,17 +104,48 @@ export function createLabelFiles(options: LabelFileOptions = {}): LabelFiles {
   const cacheDir = settings.cacheDir;
   let cacheBytes: number | null = null; // measured on first write
   let pruning: Promise<void> | null = null;
+  let owned: Promise<boolean> | null = null;
+  /** Files forgotten (redacted) within the last `cacheMaxAgeMs`, by path: a download under way must not write them. */
+  const forgotten = new Map<string, number>();
 
   const cachePath = (url: string) => (cacheDir ? path.join(cacheDir, createHash("sha256").update(url).digest("hex")) : null);
 
   const expired = (downloadedAtMs: number) => now() - downloadedAtMs > settings.cacheMaxAgeMs;
 
+  async function remove(file: string): Promise<boolean> {
+    try {
+      await rm(file, { force: true });
+      return true;
+    } catch (error) {
+      options.onRemoveError?.(file, error);
+      return false;
+    }
+  }
+
+  /** The folder, made if missing, is this user's and closed to others; false: the cache is not used. */
+  function ownFolder(): Promise<boolean> {
+    owned ??= (async () => {
+      if (!cacheDir) return false;
+      try {
+        await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+        const info = await stat(cacheDir);
+        if (!info.isDirectory() || (process.getuid && info.uid !== process.getuid())) return false;
+        if ((info.mode & 0o077) !== 0) await chmod(cacheDir, 0o700);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    return owned;
+  }
+
   async function readCache(file: string | null): Promise<Uint8Array | null> {
-    if (!file) return null;
+    if (!file || !(await ownFolder())) return null;
     try {
       const info = await stat(file);
       if (expired(info.mtimeMs)) {
-        await rm(file, { force: true });
+        await remove(file);
+        cacheBytes = null;
         return null;
       }
       const bytes = await readFile(file);
@@ -134,22 +171,28 @@ export function createLabelFiles(options: LabelFileOptions = {}): LabelFiles {
   }
 
   async function sweep(): Promise<number> {
+    for (const [file, at] of forgotten) if (expired(at)) forgotten.delete(file);
+    if (!(await ownFolder())) return 0;
     let removed = 0;
     for (const file of await cachedFiles()) {
-      if (!expired(file.mtime)) continue;
-      await rm(file.full, { force: true });
-      removed += 1;
+      if (expired(file.mtime) && (await remove(file.full))) removed += 1;
     }
     if (removed > 0) cacheBytes = null; // measured again on the next write
     return removed;
   }
 
   async function forget(labelUrls: readonly string[]): Promise<void> {
-    for (const url of new Set(labelUrls)) {
-      const file = cachePath(url);
-      if (file) await rm(file, { force: true });
+    if (!cacheDir || labelUrls.length === 0) return;
+    const files = new Set(labelUrls.map((url) => cachePath(url)!));
+    for (const file of files) forgotten.set(file, now());
+    if (!(await ownFolder())) return;
+    // One listing, then only the files present (a shop may have many labels, few of them cached here). A name is a
+    // file's hash, or that hash followed by `.<uuid>.tmp` for a write under way.
+    for (const name of await readdir(cacheDir).catch(() => [] as string[])) {
+      const file = path.join(cacheDir, name.split(".")[0]!);
+      if (files.has(file)) await remove(path.join(cacheDir, name));
     }
-    if (labelUrls.length > 0) cacheBytes = null;
+    cacheBytes = null;
   }
 
   async function prune(): Promise<void> {
@@ -158,18 +201,20 @@ export function createLabelFiles(options: LabelFileOptions = {}): LabelFiles {
     const target = settings.cacheMaxBytes * 0.8;
     for (const file of files.sort((a, b) => a.atime - b.atime)) {
       if (total <= target && !expired(file.mtime)) continue;
-      await rm(file.full, { force: true });
-      total -= file.size;
+      if (await remove(file.full)) total -= file.size;
     }
     cacheBytes = total;
   }
 
   async function writeCache(file: string | null, bytes: Uint8Array): Promise<void> {
-    if (!file || !cacheDir) return;
+    if (!file || !(await ownFolder()) || forgotten.has(file)) return;
     try {
-      await mkdir(cacheDir, { recursive: true });
       const temporary = `${file}.${randomUUID()}.tmp`;
-      await writeFile(temporary, bytes);
+      await writeFile(temporary, bytes, { mode: 0o600 });
+      if (forgotten.has(file)) {
+        await rm(temporary, { force: true });
+        return;
+      }
       await rename(temporary, file);
       if (cacheBytes === null) {
         pruning ??= prune().finally(() => (pruning = null));

@@ -14,11 +14,12 @@ const LABEL_FILE_SWEEP_MS = 60 * 60 * 1000;
 
 export function appLabelFiles(): LabelFiles {
   if (!globalThis.__etiquetteLabelFiles) {
-    const files = createLabelFiles();
+    const log = moduleLogger("print");
+    const files = createLabelFiles({ onRemoveError: (file, error) => log.warn({ file, err: error }, "label file cache: a file could not be removed") });
     globalThis.__etiquetteLabelFiles = files;
-    // Each instance keeps its own disk cache, so each sweeps its own: once now (files left by an earlier run), then
-    // every hour. The timer does not keep the process alive.
-    const sweep = () => void files.sweep().catch((error: unknown) => moduleLogger("print").warn({ err: error }, "label file cache sweep failed"));
+    // Each instance keeps its own disk cache, so each sweeps its own: once now (entry.server.tsx calls this at process
+    // start: files left by an earlier run), then every hour. The timer does not keep the process alive.
+    const sweep = () => void files.sweep().catch((error: unknown) => log.warn({ err: error }, "label file cache sweep failed"));
     sweep();
     setInterval(sweep, LABEL_FILE_SWEEP_MS).unref();
   }

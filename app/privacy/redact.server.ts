@@ -75,10 +75,12 @@ export async function redactCustomerOrders(
   // Merged print files hold the labels' addresses: drop any that includes one of these labels.
   if (labels.length > 0) {
     await db.printFile.deleteMany({ where: { shop, OR: labels.map((label) => ({ labelIdsJson: { contains: `"${label.id}"` } })) } });
-    // So do the label files themselves. Another instance's cache lets them expire within a day (decision 0205).
-    await options.labelFiles?.forget(labels.map((label) => label.labelUrl));
   }
-  return (await redactRows(db, { labels, attempts }, new Date())).labels;
+  const redacted = (await redactRows(db, { labels, attempts }, new Date())).labels;
+  // So do the label files themselves, on this instance (best effort, never throws); another instance's cache lets
+  // them expire within about a day (decision 0205).
+  await options.labelFiles?.forget(labels.map((label) => label.labelUrl));
+  return redacted;
 }
 
 /**
@@ -105,7 +107,9 @@ export async function deleteShopData(
   options: { queue?: Pick<JobQueue, "forgetShop"> | null; labelFiles?: CachedLabelFiles | null } = {},
 ): Promise<void> {
   const semaphoreKeys = await shopSemaphoreKeys(db, shop);
-  const labelUrls = options.labelFiles ? (await db.label.findMany({ where: { shop }, select: { labelUrl: true } })).map((label) => label.labelUrl) : [];
+  // The shop's cached label files first (best effort, never throws): a redelivery after the rows are gone could not
+  // name them any more.
+  if (options.labelFiles) await options.labelFiles.forget((await db.label.findMany({ where: { shop }, select: { labelUrl: true } })).map((label) => label.labelUrl));
   await db.$transaction([
     db.bulkJobItem.deleteMany({ where: { shop } }),
     db.bulkJob.deleteMany({ where: { shop } }),
@@ -125,5 +129,4 @@ export async function deleteShopData(
     db.session.deleteMany({ where: { shop } }),
   ]);
   await options.queue?.forgetShop(shop);
-  await options.labelFiles?.forget(labelUrls);
 }
