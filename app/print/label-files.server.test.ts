@@ -15,15 +15,21 @@ function cacheDir(): string {
   dirs.push(dir);
   return dir;
 }
+/** A fetch answering every URL with `body`, and the URLs it was asked for. */
+function recordingFetch(body: BodyInit = PDF) {
+  const calls: string[] = [];
+  const fetch = (async (url: string) => {
+    calls.push(url);
+    return new Response(body);
+  }) as unknown as typeof globalThis.fetch;
+  return { calls, fetch };
+}
+
 const label = (n: number, extra: Partial<LabelFileRef> = {}): LabelFileRef => ({ id: `L${n}`, orderName: `#${1000 + n}`, labelUrl: `https://labels.test/${n}.pdf`, labelFormat: "PDF_10x15_300dpi", ...extra });
 
 describe("createLabelFiles", () => {
   it("downloads a label once, then serves it from the disk cache", async () => {
-    const calls: string[] = [];
-    const fetch = (async (url: string) => {
-      calls.push(url);
-      return new Response(PDF, { status: 200 });
-    }) as unknown as typeof globalThis.fetch;
+    const { calls, fetch } = recordingFetch();
     const dir = cacheDir();
     const files = createLabelFiles({ fetch, cacheDir: dir });
     expect(await files.get(label(1))).toEqual(PDF);
@@ -35,11 +41,7 @@ describe("createLabelFiles", () => {
     const dir = cacheDir();
     const big = new Uint8Array(400).fill(32);
     big.set(PDF);
-    const calls: string[] = [];
-    const fetch = (async (url: string) => {
-      calls.push(url);
-      return new Response(big);
-    }) as unknown as typeof globalThis.fetch;
+    const { calls, fetch } = recordingFetch(big);
     const files = createLabelFiles({ fetch, cacheDir: dir, cacheMaxBytes: 1000 });
     for (let n = 1; n <= 6; n += 1) await files.get(label(n));
     expect(readdirSync(dir).length).toBeLessThanOrEqual(2);
@@ -59,11 +61,7 @@ describe("createLabelFiles", () => {
 
   it("serves and keeps a cached file only within its maximum age after the download", async () => {
     const dir = cacheDir();
-    const calls: string[] = [];
-    const fetch = (async (url: string) => {
-      calls.push(url);
-      return new Response(PDF);
-    }) as unknown as typeof globalThis.fetch;
+    const { calls, fetch } = recordingFetch();
     await createLabelFiles({ fetch, cacheDir: dir }).get(label(1));
     const dayLater = createLabelFiles({ fetch, cacheDir: dir, now: () => Date.now() + DEFAULT_LABEL_FILE_OPTIONS.cacheMaxAgeMs - 60_000 });
     await dayLater.get(label(1));
@@ -101,11 +99,7 @@ describe("createLabelFiles", () => {
   it.runIf(process.getuid?.() === 0)("does not use a folder another user owns", async () => {
     const dir = cacheDir();
     chownSync(dir, 1, 1);
-    const calls: string[] = [];
-    const fetch = (async (url: string) => {
-      calls.push(url);
-      return new Response(PDF);
-    }) as unknown as typeof globalThis.fetch;
+    const { calls, fetch } = recordingFetch();
     const files = createLabelFiles({ fetch, cacheDir: dir });
     await files.get(label(1));
     await files.get(label(1));
@@ -145,11 +139,7 @@ describe("createLabelFiles", () => {
 
   it("forgets the files of given label URLs at once", async () => {
     const dir = cacheDir();
-    const calls: string[] = [];
-    const fetch = (async (url: string) => {
-      calls.push(url);
-      return new Response(PDF);
-    }) as unknown as typeof globalThis.fetch;
+    const { calls, fetch } = recordingFetch();
     const files = createLabelFiles({ fetch, cacheDir: dir });
     await files.getMany([label(1), label(2), label(3)]);
     await files.forget(["https://labels.test/1.pdf", "https://labels.test/3.pdf", "https://labels.test/never-cached.pdf"]);
