@@ -77,8 +77,8 @@ export async function redactCustomerOrders(
     await db.printFile.deleteMany({ where: { shop, OR: labels.map((label) => ({ labelIdsJson: { contains: `"${label.id}"` } })) } });
   }
   const redacted = (await redactRows(db, { labels, attempts }, new Date())).labels;
-  // So do the label files themselves, on this instance (best effort, never throws); another instance's cache lets
-  // them expire within about a day (decision 0205).
+  // The label files themselves, cached on this instance, go too (best effort, never throws); another instance's
+  // cache lets them expire within about a day (decision 0205).
   await options.labelFiles?.forget(labels.map((label) => label.labelUrl));
   return redacted;
 }
