@@ -11,7 +11,7 @@ import { claimDueTick, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedul
 import {
   checkJob,
   DEFAULT_RETRY_BACKOFF_MS,
-  DEFAULT_RETRY_LIMIT,
+  retryLimitOf,
   type EnqueueOptions,
   type JobData,
   type JobHandler,
@@ -44,12 +44,6 @@ const SWEEP_EVERY_MS = 1000;
  * statement.
  */
 const ENQUEUE_ROWS_PER_STATEMENT = 250;
-
-function retryLimitOf(name: string, options: EnqueueOptions): number {
-  const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
-  if (!Number.isInteger(retryLimit) || retryLimit < 0) throw new Error(`Job "${name}": retryLimit must be >= 0`);
-  return retryLimit;
-}
 
 export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const { dialect } = config;

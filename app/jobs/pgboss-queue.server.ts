@@ -17,7 +17,7 @@ import { rawSql, sql, sqlRunner, type PgLike, type PrismaLike } from "./sql.serv
 import {
   checkJob,
   DEFAULT_RETRY_BACKOFF_MS,
-  DEFAULT_RETRY_LIMIT,
+  retryLimitOf,
   type EnqueueOptions,
   type JobData,
   type JobHandler,
@@ -140,8 +140,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
 
   async function enqueue<P extends JsonValue>(name: string, data: JobData<P>, options: EnqueueOptions = {}) {
     const { shop, payload } = checkJob(name, data);
-    const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
-    if (!Number.isInteger(retryLimit) || retryLimit < 0) throw new Error(`Job "${name}": retryLimit must be >= 0`);
+    const retryLimit = retryLimitOf(name, options);
     await ensureQueue(name);
     const stored: StoredData = { shop, payload, backoffMs: options.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS };
     const id = options.tx
@@ -193,8 +192,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
   }
 
   async function enqueueMany<P extends JsonValue>(name: string, jobs: readonly { data: JobData<P>; singletonKey?: string }[], options: Omit<EnqueueOptions, "singletonKey"> = {}) {
-    const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
-    if (!Number.isInteger(retryLimit) || retryLimit < 0) throw new Error(`Job "${name}": retryLimit must be >= 0`);
+    const retryLimit = retryLimitOf(name, options);
     const stored = jobs.map((job) => {
       const { shop, payload } = checkJob(name, job.data);
       return { stored: { shop, payload, backoffMs: options.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS }, singletonKey: job.singletonKey };

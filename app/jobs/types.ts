@@ -92,6 +92,13 @@ export function checkJob(name: string, data: unknown): JobData {
   return parsed.data as JobData;
 }
 
+/** The retry limit an enqueue asks for (or the default), checked: a whole number, 0 or more. */
+export function retryLimitOf(name: string, options: { retryLimit?: number }): number {
+  const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
+  if (!Number.isInteger(retryLimit) || retryLimit < 0) throw new Error(`Job "${name}": retryLimit must be >= 0`);
+  return retryLimit;
+}
+
 export function backoffDelayMs(baseMs: number, attempt: number): number {
   return baseMs * 2 ** Math.max(0, attempt - 1);
 }
