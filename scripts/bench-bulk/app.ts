@@ -12,6 +12,7 @@ import { preflightBulkJob } from "../../app/bulk/preflight.server";
 import { DEMO_SHIPPING_SETTINGS } from "../../app/demo/seed-demo-shop.server";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
 import { createPrismaClient } from "../../app/db.server";
+import { statements } from "../../app/db-direct.server";
 import { databaseKind } from "../../app/db-url";
 import type { PrismaClient } from "../../app/generated/prisma/client";
 import { bulkLabelItemJob } from "../../app/jobs/handlers/bulk-label-item.job";
@@ -31,16 +32,21 @@ import { realAdminFor } from "../../test/helpers/real-admin";
 /** SQL statements the Shopify budget ran in this process (its database client wrapped, decision 0193). */
 export const budgetStatements = { count: 0 };
 
-/** The same client, counting every raw statement run through it (the budget uses only raw statements). */
+/**
+ * The same client, counting every raw statement run through it (the budget uses only raw statements). The wrapper is
+ * not the client itself, so it hands each statement to `statements(db)`: straight to the driver adapter, as the app's
+ * budget runs them (decision 0202), not through the client's own raw methods.
+ */
 function countingTarget(db: PrismaClient): SqlTarget {
+  const direct = statements(db);
   return {
     $queryRaw: ((query: Parameters<PrismaClient["$queryRaw"]>[0]) => {
       budgetStatements.count += 1;
-      return db.$queryRaw(query);
+      return direct.$queryRaw(query);
     }) as PrismaClient["$queryRaw"],
     $executeRaw: ((query: Parameters<PrismaClient["$executeRaw"]>[0]) => {
       budgetStatements.count += 1;
-      return db.$executeRaw(query);
+      return direct.$executeRaw(query);
     }) as PrismaClient["$executeRaw"],
   };
 }
