@@ -187,6 +187,30 @@ describe("the statement-caching libSQL client", () => {
     await expect(client.execute("SELECT 1")).rejects.toMatchObject({ code: "CLIENT_CLOSED" });
   });
 
+  it("asks libSQL for a kept statement's modes and columns once, and still tells a write from a query", async () => {
+    const statementClass = Object.getPrototypeOf(new Database(":memory:").prepare("SELECT 1")) as Record<string, (...args: unknown[]) => unknown>;
+    const asked = { raw: vi.spyOn(statementClass, "raw"), safeIntegers: vi.spyOn(statementClass, "safeIntegers"), columns: vi.spyOn(statementClass, "columns") };
+    const client = open(createStatementCachingClient, { url: fileUrl("modes.sqlite") });
+    await client.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)");
+    for (const spy of Object.values(asked)) spy.mockClear();
+
+    const inserted: ResultSet[] = [];
+    const read: ResultSet[] = [];
+    for (let i = 1; i <= 10; i++) {
+      inserted.push(await client.execute({ sql: "INSERT INTO t (k, v) VALUES (?, ?)", args: [i, `v${i}`] }));
+      read.push(await client.execute({ sql: "SELECT k, v FROM t WHERE k = ?", args: [i] }));
+    }
+
+    // Two statements: each was asked once (the insert's raw(true) refused once, and the refusal was given again).
+    expect(asked.safeIntegers).toHaveBeenCalledTimes(2);
+    expect(asked.raw).toHaveBeenCalledTimes(2);
+    expect(asked.columns).toHaveBeenCalledTimes(1);
+    expect(inserted.map((r) => [r.rowsAffected, Number(r.lastInsertRowid)])).toEqual(Array.from({ length: 10 }, (_, i) => [1, i + 1]));
+    expect(read.map((r) => [r.columns, r.columnTypes, r.rows.map((row) => ({ ...row }))])).toEqual(
+      Array.from({ length: 10 }, (_, i) => [["k", "v"], ["INTEGER", "TEXT"], [{ k: i + 1, v: `v${i + 1}` }]]),
+    );
+  });
+
   it("reads a table's new columns after a script changed it", async () => {
     const client = open(createStatementCachingClient, { url: fileUrl("schema.sqlite") });
     await client.executeMultiple("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);");

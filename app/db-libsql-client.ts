@@ -45,6 +45,7 @@ class StatementCache {
     }
     const statement = Database.prototype.prepare.call(this.connection, sql);
     this.forgetOnError(sql, statement);
+    rememberModes(statement);
     this.statements.set(sql, statement);
     if (this.statements.size > this.limit) {
       const oldest = this.statements.keys().next().value as string;
@@ -90,6 +91,59 @@ class StatementCache {
   texts(): string[] {
     return [...this.statements.keys()];
   }
+}
+
+/**
+ * The library asks a statement the same three things on every call: `safeIntegers(true)`, `raw(true)` (which throws
+ * for a statement that returns no rows: its way of telling a write from a query) and `columns()`, twice. Each is a
+ * call into libSQL's native code, and for a write the thrown error is built anew each time; together they cost more
+ * than the statement's own run. On a kept statement the answers do not change, so it gives them from memory:
+ *  - a mode already set to the value asked is not set again (nothing else sets it: the statement is ours);
+ *  - a `raw` call that threw throws the same error again for the same value;
+ *  - the column list is read once, frozen (the library only reads it).
+ * The column list has the limit of decision 0194: a schema change made by another connection reaches it only once
+ * the statement is prepared again (`exec` on this connection empties the cache).
+ */
+function rememberModes(statement: Statement): void {
+  const raw = statement.raw.bind(statement);
+  const safeIntegers = statement.safeIntegers.bind(statement);
+  const columns = statement.columns.bind(statement);
+  const rawRefused = new Map<boolean, unknown>();
+  let rawMode: boolean | undefined;
+  let safeMode: boolean | undefined;
+  let columnList: ReturnType<Statement["columns"]> | undefined;
+  const readColumns = () => Object.freeze(columns().map((column) => Object.freeze({ ...column }))) as unknown as ReturnType<Statement["columns"]>;
+  Object.defineProperties(statement, {
+    raw: {
+      value: (toggle?: boolean) => {
+        const wanted = toggle ?? true;
+        if (rawRefused.has(wanted)) throw rawRefused.get(wanted);
+        if (rawMode !== wanted) {
+          try {
+            raw(wanted);
+          } catch (error) {
+            rawRefused.set(wanted, error);
+            throw error;
+          }
+          rawMode = wanted;
+        }
+        return statement;
+      },
+    },
+    safeIntegers: {
+      value: (toggle?: boolean) => {
+        const wanted = toggle ?? true;
+        if (safeMode !== wanted) {
+          safeIntegers(wanted);
+          safeMode = wanted;
+        }
+        return statement;
+      },
+    },
+    columns: {
+      value: () => (columnList ??= readColumns()),
+    },
+  });
 }
 
 const caches = new WeakMap<Connection, StatementCache>();
