@@ -32,6 +32,8 @@ export type EmbeddedQueueConfig = {
   /** The clock (epoch ms); tests pass a fake one. */
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** How long a finished (completed or failed) job's row is kept; default FINISHED_JOBS_KEPT_MS. */
+  finishedKeptMs?: number;
 };
 
 type ClaimedRow = { id: string; shop: string; payload: string; attempts: number; maxAttempts: number; backoffMs: number };
@@ -40,10 +42,49 @@ type ClaimedRow = { id: string; shop: string; payload: string; attempts: number;
 const SWEEP_EVERY_MS = 1000;
 
 /**
+ * How long finished jobs stay in the table: 7 days, as pg-boss 10 keeps its archive (its `deleteAfterDays` default),
+ * so an operator can look back at a week of work on either adapter. Without a limit the table grew by one row per
+ * label and per recurring run, for ever (decision 0207).
+ */
+export const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** How often the finished jobs past FINISHED_JOBS_KEPT_MS are deleted, and how many rows one statement deletes. */
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+const PURGE_ROWS_PER_STATEMENT = 500;
+/** Statements per pass: a backlog (the first pass after an upgrade) is worked off over the next ticks, not at once. */
+const PURGE_STATEMENTS_PER_PASS = 10;
+
+/**
  * Rows per INSERT in enqueueMany: 9 parameters each, far below SQLite's 32,766 and PostgreSQL's 65,535 parameters per
  * statement.
  */
 const ENQUEUE_ROWS_PER_STATEMENT = 250;
+
+/**
+ * The claim: up to `limit` jobs of `name` made active under `token`, the earliest due first, among the queued jobs due
+ * by `at` and the active ones whose lease lapsed before their last attempt (their worker died).
+ * The two kinds are two ranges of the (name, state, runAfterMs) index, read apart so each stops at the limit: one
+ * condition joining them with OR made the database read every job of the name, finished ones included, and sort them
+ * on every claim. The outer condition is written so that no index serves it, so the update finds its rows by primary
+ * key (decision 0207). On PostgreSQL the rows read are locked, and rows another claim holds are skipped.
+ */
+export function claimStatement(claim: { name: string; limit: number; at: bigint; token: string; leaseUntilMs: bigint; dialect: Dialect }) {
+  const { name, limit, at } = claim;
+  const lock = rawSql(claim.dialect === "postgresql" ? "FOR UPDATE SKIP LOCKED" : "");
+  return sql`UPDATE "Job"
+    SET "state" = 'active', "claimToken" = ${claim.token}, "leaseUntilMs" = ${claim.leaseUntilMs}, "attempts" = "attempts" + 1
+    WHERE "id" IN (SELECT "id" FROM (
+        SELECT "id", "runAfterMs" FROM (SELECT "id", "runAfterMs" FROM "Job"
+          WHERE "name" = ${name} AND "state" = 'queued' AND "runAfterMs" <= ${at}
+          ORDER BY "runAfterMs" LIMIT ${limit} ${lock}) AS "due"
+        UNION ALL
+        SELECT "id", "runAfterMs" FROM (SELECT "id", "runAfterMs" FROM "Job"
+          WHERE "name" = ${name} AND "state" = 'active' AND "leaseUntilMs" < ${at} AND "attempts" < "maxAttempts"
+          ORDER BY "runAfterMs" LIMIT ${limit} ${lock}) AS "lapsed"
+      ) AS "candidates" ORDER BY "runAfterMs" LIMIT ${limit})
+      AND CASE "state" WHEN 'queued' THEN "runAfterMs" <= ${at} WHEN 'active' THEN "leaseUntilMs" < ${at} ELSE FALSE END
+    RETURNING "id", "shop", "payload", "attempts", "maxAttempts", "backoffMs"`;
+}
 
 export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const { dialect } = config;
@@ -51,7 +92,8 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const now = config.now ?? Date.now;
   const recurring = new Map<string, RecurringOptions>();
   let lastSweepAt = Number.NEGATIVE_INFINITY;
-  const lockClause = rawSql(dialect === "postgresql" ? "FOR UPDATE SKIP LOCKED" : "");
+  let lastPurgeAt = Number.NEGATIVE_INFINITY;
+  const finishedKeptMs = config.finishedKeptMs ?? FINISHED_JOBS_KEPT_MS;
 
   /**
    * Writes jobs in multi-row INSERTs (decision 0203); the id of each job written, null where its key was already
@@ -93,13 +135,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
     async claim(name, limit, leaseMs) {
       const at = BigInt(now());
       const token = randomUUID();
-      const rows = await db.query<ClaimedRow>(sql`UPDATE "Job"
-        SET "state" = 'active', "claimToken" = ${token}, "leaseUntilMs" = ${at + BigInt(leaseMs)}, "attempts" = "attempts" + 1
-        WHERE "id" IN (SELECT "id" FROM "Job" WHERE "name" = ${name}
-            AND (("state" = 'queued' AND "runAfterMs" <= ${at}) OR ("state" = 'active' AND "leaseUntilMs" < ${at} AND "attempts" < "maxAttempts"))
-            ORDER BY "runAfterMs" LIMIT ${limit} ${lockClause})
-          AND (("state" = 'queued' AND "runAfterMs" <= ${at}) OR ("state" = 'active' AND "leaseUntilMs" < ${at}))
-        RETURNING "id", "shop", "payload", "attempts", "maxAttempts", "backoffMs"`);
+      const rows = await db.query<ClaimedRow>(claimStatement({ name, limit, at, token, leaseUntilMs: at + BigInt(leaseMs), dialect }));
       return rows.map(
         (row): ClaimedJob => ({
           id: row.id,
@@ -141,6 +177,9 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
             "claimToken" = NULL, "lastError" = 'lease expired on the last attempt'
           WHERE "state" = 'active' AND "leaseUntilMs" < ${BigInt(at)} AND "attempts" >= "maxAttempts"`);
       }
+      if (at - lastPurgeAt >= PURGE_EVERY_MS || at < lastPurgeAt) {
+        lastPurgeAt = (await purgeFinished(at)) ? at : Number.NEGATIVE_INFINITY;
+      }
       for (const [name, options] of recurring) {
         if (await claimDueTick(db, name, at)) {
           await enqueue(name, { shop: options.shop ?? "*", payload: options.payload ?? null }, { singletonKey: RECURRING_SINGLETON_KEY, retryLimit: 0 });
@@ -148,6 +187,21 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
       }
     },
   };
+
+  /**
+   * Deletes finished jobs older than `finishedKeptMs`, a bounded number of rows per statement (each statement is one
+   * short write) and per pass; true when none are left, false to come back at the next tick. Every instance may run
+   * it: deleting what another already deleted changes nothing. Reads the (state, finishedAtMs) index.
+   */
+  async function purgeFinished(at: number): Promise<boolean> {
+    const before = BigInt(at - finishedKeptMs);
+    for (let statement = 0; statement < PURGE_STATEMENTS_PER_PASS; statement += 1) {
+      const deleted = await db.execute(sql`DELETE FROM "Job" WHERE "id" IN (SELECT "id" FROM "Job"
+          WHERE "state" IN ('completed', 'failed') AND "finishedAtMs" < ${before} LIMIT ${PURGE_ROWS_PER_STATEMENT})`);
+      if (deleted < PURGE_ROWS_PER_STATEMENT) return true;
+    }
+    return false;
+  }
 
   const loop = new WorkerLoop(store, {
     pollMs: config.pollMs ?? 500,
