@@ -24,6 +24,7 @@ import {
   type BulkJobView,
 } from "./types";
 import { TimeSlices } from "../event-loop";
+import { insertItems, type NewItem } from "./item-rows.server";
 
 export { BulkSelectionError };
 
@@ -82,8 +83,8 @@ export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput
   }
   const queue = input.queue ?? (await appJobQueue());
   const positions = new Map(normalisedOrder(preflight).map((id, index) => [id, index]));
-  const rows: Omit<Prisma.BulkJobItemCreateManyInput, "jobId">[] = [];
-  const item = (orderId: string, orderName: string, status: BulkItemStatus, extra: Partial<Prisma.BulkJobItemCreateManyInput> = {}) =>
+  const rows: NewItem[] = [];
+  const item = (orderId: string, orderName: string, status: BulkItemStatus, extra: Partial<NewItem> = {}) =>
     rows.push({ shop: ctx.shop, orderId, orderName, position: positions.get(orderId) ?? rows.length, status, ...extra });
   // Each ready item keeps the order as this preflight read it (sealed), so it does not read it again (decision 0184).
   const slices = new TimeSlices();
@@ -110,7 +111,7 @@ export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput
         finishedAt: done ? new Date() : null,
       },
     });
-    await tx.bulkJobItem.createMany({ data: rows.map((row) => ({ ...row, jobId: created.id })) });
+    await insertItems(tx, created.id, rows, new Date());
     await enqueueItems(queue, tx, ctx.shop, preflight.ready.map((order) => ({ payload: { bulkJobId: created.id, orderId: order.orderId }, round: 0 })));
     return created;
   }, CREATE_TX);

@@ -8,6 +8,7 @@
  */
 import { Prisma, type BulkJob, type BulkJobItem, type PrismaClient } from "../generated/prisma/client";
 import { statements } from "../db-direct.server";
+import { newRowId } from "../labels/label-rows.server";
 import { UNFINISHED_ITEM_STATUSES, type BulkItemStatus } from "./types";
 
 type Raw = Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
@@ -65,4 +66,50 @@ export async function itemsLeft(db: Raw, jobId: string): Promise<number> {
   const rows = await statements(db).$queryRaw<{ left: number | bigint }[]>`SELECT COUNT(*) AS "left" FROM "BulkJobItem"
     WHERE "jobId" = ${jobId} AND "status" IN (${Prisma.join([...UNFINISHED_ITEM_STATUSES])})`;
   return Number(rows[0]?.left ?? 0);
+}
+
+/** A new item of a job, as the job's creation knows it. */
+export interface NewItem {
+  shop: string;
+  orderId: string;
+  orderName: string;
+  position: number;
+  status: BulkItemStatus;
+  reasonJson?: string | null;
+  labelId?: string | null;
+  trackingNumber?: string | null;
+  alreadyLabelled?: boolean;
+  finishedAt?: Date | null;
+  orderSealed?: string | null;
+  orderReadAt?: Date | null;
+}
+
+/**
+ * Rows per INSERT when a job's items are written: 18 parameters each, far below SQLite's 32,766 and PostgreSQL's
+ * 65,535 per statement, and a statement short enough to leave the event loop turns between them.
+ */
+const ITEM_ROWS_PER_STATEMENT = 100;
+
+/**
+ * Writes a job's items in multi-row INSERTs, on `db` (the job's creation transaction). A model `createMany` of 500
+ * items with their sealed orders held the event loop for about 0.6 s in Prisma's query compiler and interpreter;
+ * these statements take about a quarter of the time (decision 0208). Every column is given, the dates in the format
+ * Prisma writes (the column defaults only apply to Prisma's model queries).
+ */
+export async function insertItems(db: Raw, jobId: string, items: readonly NewItem[], now: Date): Promise<void> {
+  for (let start = 0; start < items.length; start += ITEM_ROWS_PER_STATEMENT) {
+    const values = items
+      .slice(start, start + ITEM_ROWS_PER_STATEMENT)
+      .map(
+        (item) =>
+          Prisma.sql`(${newRowId(now.getTime())}, ${jobId}, ${item.shop}, ${item.orderId}, ${item.orderName}, ${item.position},
+            ${item.status}, ${item.reasonJson ?? null}, ${item.labelId ?? null}, ${item.trackingNumber ?? null},
+            ${item.alreadyLabelled ?? false}, ${0}, ${0}, ${item.finishedAt ?? null}, ${item.orderSealed ?? null},
+            ${item.orderReadAt ?? null}, ${now}, ${now})`,
+      );
+    await statements(db).$executeRaw`INSERT INTO "BulkJobItem" ("id", "jobId", "shop", "orderId", "orderName", "position",
+        "status", "reasonJson", "labelId", "trackingNumber", "alreadyLabelled", "attempts", "refusals", "finishedAt",
+        "orderSealed", "orderReadAt", "createdAt", "updatedAt")
+      VALUES ${Prisma.join(values)}`;
+  }
 }

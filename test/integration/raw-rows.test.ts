@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../app/generated/prisma/client";
-import { claimItem, itemsLeft, readItem, readJob, settleItem } from "../../app/bulk/item-rows.server";
+import { claimItem, insertItems, itemsLeft, readItem, readJob, settleItem, type NewItem } from "../../app/bulk/item-rows.server";
 import {
   accountsLike,
   attemptForFulfillmentOrder,
@@ -62,7 +62,7 @@ function labelInput(n: number) {
 }
 
 
-describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (_name, open) => {
+describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name, open) => {
   let db: PrismaClient;
   useDatabase(open, (client) => (db = client));
 
@@ -217,6 +217,37 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (_name
     const row = await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } });
     expect(row).toMatchObject({ status: "LABELLED", attempts: 2, startedAt: started, finishedAt: finished, labelId: "label-7", alreadyLabelled: true, orderSealed: null, orderReadAt: null, reasonJson: null });
     expect(await itemsLeft(db, job.id)).toBe(0);
+  });
+
+  it("writes a job's items, in statements of 100 rows inside the creation's transaction, as createMany writes them", async () => {
+    const readAt = new Date("2026-11-27T08:00:00.000Z");
+    const items: NewItem[] = Array.from({ length: 230 }, (_, i): NewItem => {
+      const base = { shop: SHOP, orderId: `gid://shopify/Order/${1000 + i}`, orderName: `#${1000 + i}`, position: i };
+      if (i % 3 === 0) return { ...base, status: "QUEUED", orderSealed: `sealed-${i}`, orderReadAt: readAt };
+      if (i % 3 === 1) return { ...base, status: "BLOCKED", reasonJson: '{"code":"missing_hs_code","params":{}}' };
+      return { ...base, status: "LABELLED", alreadyLabelled: true, labelId: `label-${i}`, trackingNumber: `6A${i}`, finishedAt: readAt };
+    });
+    const byModel = await db.bulkJob.create({ data: { shop: SHOP, environment: "staging", settingsJson: "{}" } });
+    await db.bulkJobItem.createMany({ data: items.map((item) => ({ ...item, jobId: byModel.id })) });
+    const byStatements = await db.bulkJob.create({ data: { shop: SHOP, environment: "staging", settingsJson: "{}" } });
+    const now = new Date();
+    await db.$transaction(async (tx) => insertItems(tx, byStatements.id, items, now));
+
+    const read = (jobId: string) => db.bulkJobItem.findMany({ where: { jobId }, orderBy: { position: "asc" } });
+    const [model, plain] = [await read(byModel.id), await read(byStatements.id)];
+    const comparable = ({ id: _id, jobId: _job, createdAt: _c, updatedAt: _u, ...rest }: (typeof model)[number]) => rest;
+    expect(plain.map(comparable)).toEqual(model.map(comparable));
+    expect(plain.every((row) => row.createdAt.getTime() === now.getTime() && row.updatedAt.getTime() === now.getTime())).toBe(true);
+    expect(new Set(plain.map((row) => row.id)).size).toBe(230);
+    // SQLite stores a date as text: the same text Prisma writes (compared by shape, digits aside). PostgreSQL stores a
+    // timestamp, whatever the writer.
+    if (name !== "SQLite") return;
+    const stored = async (jobId: string) =>
+      (await db.$queryRawUnsafe<{ c: string; f: string | null }[]>(
+        `SELECT CAST("createdAt" AS TEXT) AS "c", CAST("finishedAt" AS TEXT) AS "f" FROM "BulkJobItem" WHERE "jobId" = '${jobId}' AND "position" = 2`,
+      ))[0]!;
+    const shape = (row: { c: string; f: string | null }) => [row.c.replace(/\d/g, "0"), row.f?.replace(/\d/g, "0")];
+    expect(shape(await stored(byStatements.id))).toEqual(shape(await stored(byModel.id)));
   });
 });
 
