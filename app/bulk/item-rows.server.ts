@@ -84,16 +84,13 @@ export interface NewItem {
   orderReadAt?: Date | null;
 }
 
-/**
- * Rows per INSERT when a job's items are written: 18 parameters each, far below SQLite's 32,766 and PostgreSQL's
- * 65,535 per statement, and a statement short enough to leave the event loop turns between them.
- */
+/** Rows per INSERT when a job's items are written: 18 parameters each, far below SQLite's 32,766 and PostgreSQL's 65,535. */
 const ITEM_ROWS_PER_STATEMENT = 100;
 
 /**
  * Writes a job's items in multi-row INSERTs, on `db` (the job's creation transaction). A model `createMany` of 500
  * items with their sealed orders held the event loop for about 0.6 s in Prisma's query compiler and interpreter;
- * these statements take about a quarter of the time (decision 0208). Every column is given, the dates in the format
+ * these statements take a third to a quarter of that time (decision 0208). Every column is given, the dates in the format
  * Prisma writes (the column defaults only apply to Prisma's model queries).
  */
 export async function insertItems(db: Raw, jobId: string, items: readonly NewItem[], now: Date): Promise<void> {
