@@ -211,6 +211,21 @@ describe("the statement-caching libSQL client", () => {
     );
   });
 
+  it("reads a kept SELECT *'s new columns once another connection added one", async () => {
+    const app = open(createStatementCachingClient, { url: fileUrl("widened.sqlite") });
+    await app.executeMultiple("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);");
+    expect((await app.execute("SELECT * FROM t")).columns).toEqual(["a"]);
+    const migration = open(createClient, { url: fileUrl("widened.sqlite") });
+    await migration.executeMultiple("ALTER TABLE t ADD COLUMN b TEXT DEFAULT 'x';");
+
+    // The call that meets the change still names its values with the list read before it ran (as the library
+    // alone does); the next one has the new list.
+    await app.execute("SELECT * FROM t");
+    const after = await app.execute("SELECT * FROM t");
+    expect(after.columns).toEqual(["a", "b"]);
+    expect({ ...after.rows[0] }).toEqual({ a: 1, b: "x" });
+  });
+
   it("reads a table's new columns after a script changed it", async () => {
     const client = open(createStatementCachingClient, { url: fileUrl("schema.sqlite") });
     await client.executeMultiple("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);");

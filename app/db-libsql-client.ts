@@ -44,8 +44,8 @@ class StatementCache {
       return cached;
     }
     const statement = Database.prototype.prepare.call(this.connection, sql);
-    this.forgetOnError(sql, statement);
     rememberModes(statement);
+    this.forgetOnError(sql, statement);
     this.statements.set(sql, statement);
     if (this.statements.size > this.limit) {
       const oldest = this.statements.keys().next().value as string;
@@ -100,14 +100,20 @@ class StatementCache {
  * than the statement's own run. On a kept statement the answers do not change, so it gives them from memory:
  *  - a mode already set to the value asked is not set again (nothing else sets it: the statement is ours);
  *  - a `raw` call that threw throws the same error again for the same value;
- *  - the column list is read once, frozen (the library only reads it).
- * The column list has the limit of decision 0194: a schema change made by another connection reaches it only once
- * the statement is prepared again (`exec` on this connection empties the cache).
+ *  - the column list is read once, frozen (the library only reads it), and read again once a query returns rows of
+ *    another width.
+ * Why the last point: when another connection changes the schema, SQLite compiles a kept statement again as it runs
+ * it, so a `SELECT *` can start returning more or fewer columns. The library reads the columns before it runs the
+ * statement, so that one call names its values with the old list, as it did before this memory; the next call reads
+ * the new list. What remains is decision 0194's limit: a change that keeps the width but reorders the columns would
+ * keep the old names until the statement leaves the cache. The app runs no schema change while it is up; a migration
+ * run by a new release beside an old process should be followed by that process's restart.
  */
 function rememberModes(statement: Statement): void {
   const raw = statement.raw.bind(statement);
   const safeIntegers = statement.safeIntegers.bind(statement);
   const columns = statement.columns.bind(statement);
+  const all = statement.all.bind(statement);
   const rawRefused = new Map<boolean, unknown>();
   let rawMode: boolean | undefined;
   let safeMode: boolean | undefined;
@@ -142,6 +148,16 @@ function rememberModes(statement: Statement): void {
     },
     columns: {
       value: () => (columnList ??= readColumns()),
+    },
+    // Configurable: `forgetOnError` wraps it in turn.
+    all: {
+      configurable: true,
+      value: (...args: unknown[]) => {
+        const rows = (all as (...a: unknown[]) => unknown[])(...args);
+        const first = rows[0];
+        if (columnList !== undefined && Array.isArray(first) && first.length !== columnList.length) columnList = undefined;
+        return rows;
+      },
     },
   });
 }

@@ -11,7 +11,8 @@ import { createTestDatabaseUrl } from "../../test/helpers/test-db";
 import { createPostgresTestDatabase } from "../../test/helpers/test-postgres";
 import { claimStatement, createEmbeddedQueue, FINISHED_JOBS_KEPT_MS } from "./embedded-queue.server";
 import { TerminalJobError } from "./errors";
-import { joinSql, sql, sqlRunner, type Dialect, type SqlRunner, type SqlTarget } from "./sql.server";
+import type { Prisma } from "../generated/prisma/client";
+import { joinSql, sql, sqlRunner, type Dialect, type PgLike, type PrismaLike, type SqlRunner, type SqlTarget } from "./sql.server";
 import type { JobQueue } from "./types";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -126,7 +127,7 @@ describe.each(STORES)("embedded queue on $dialect", ({ dialect, open }) => {
     ]);
   });
 
-  it("works off a backlog of old finished jobs over several passes, and keeps running jobs meanwhile", async () => {
+  it("works off a backlog of old finished jobs 5,000 rows a pass, a pass a second, and keeps running jobs meanwhile", async () => {
     const { db, queue, clock } = await setup();
     await insertFinished(db, 6_200, clock.now - FINISHED_JOBS_KEPT_MS - HOUR_MS);
     await insertFinished(db, 3, clock.now - FINISHED_JOBS_KEPT_MS + HOUR_MS);
@@ -134,9 +135,73 @@ describe.each(STORES)("embedded queue on $dialect", ({ dialect, open }) => {
     await queue.work("ship", async (job) => void ran.push(job.payload as number));
     await queue.start();
     await queue.enqueue("ship", { shop: "s.myshopify.com", payload: 1 });
-    // One pass deletes at most 5,000 rows; the rest goes at the next ticks, not an hour later.
-    await waitFor(async () => (await finishedCount(db)) === 4, "the backlog deleted", 30_000);
+    // The first pass deletes 10 statements of 500 rows; with the clock standing still, no other pass runs.
+    await waitFor(async () => (await finishedCount(db)) === 1_200 + 3 + 1, "the first pass and the job");
+    await sleep(200);
+    expect(await finishedCount(db)).toBe(1_204);
     expect(ran).toEqual([1]);
+    // A second later the rest goes; the three jobs inside the week and the one just run stay.
+    clock.now += 1000;
+    await waitFor(async () => (await finishedCount(db)) === 4, "the backlog deleted");
+  });
+
+  it("claims as usual when the purge fails, and tries the purge again an hour later", async () => {
+    const store = await open();
+    const clock = { now: Date.now() };
+    let purges = 0;
+    const errors: unknown[] = [];
+    const isPurge = (text: string) => text.startsWith('DELETE FROM "Job" WHERE "id" IN');
+    const fail = () => {
+      purges += 1;
+      throw new Error("disk I/O error");
+    };
+    // The same database, except that the purge's statement fails.
+    const target = store.target as Partial<PrismaLike & PgLike>;
+    const failing: SqlTarget = target.$executeRaw
+      ? {
+          $queryRaw: ((query: Prisma.Sql) => target.$queryRaw!(query)) as PrismaLike["$queryRaw"],
+          $executeRaw: ((query: Prisma.Sql) => (isPurge(query.sql) ? fail() : target.$executeRaw!(query))) as PrismaLike["$executeRaw"],
+        }
+      : { query: (text: string, values: unknown[]) => (isPurge(text) ? fail() : target.query!(text, values)) };
+    const queue = createEmbeddedQueue({ db: failing, dialect, pollMs: 20, now: () => clock.now, onError: (error) => errors.push(error) });
+    cleanups.push(store.close, () => queue.stop({ graceMs: 0 }));
+    const ran: number[] = [];
+    await queue.work("ship", async (job) => void ran.push(job.payload as number));
+    await queue.start();
+    for (const payload of [1, 2, 3]) await queue.enqueue("ship", { shop: "s.myshopify.com", payload });
+    await waitFor(async () => ran.length === 3, "the three jobs");
+    expect(purges).toBe(1);
+    expect(errors).toEqual([expect.objectContaining({ message: "disk I/O error" })]);
+    clock.now += HOUR_MS;
+    await waitFor(async () => purges === 2, "the purge an hour later");
+  });
+
+  it("claims the earliest due among queued and lapsed jobs, up to the limit, and nothing else", async () => {
+    const { db } = await setup();
+    const at = 1_000_000n;
+    const job = (id: string, state: string, runAfterMs: bigint, lease: bigint | null, attempts: number) =>
+      sql`(${id}, 'ship', 's.myshopify.com', 'null', ${state}, NULL, ${runAfterMs}, ${attempts}, 3, 1000, 1, ${lease})`;
+    await db.execute(sql`INSERT INTO "Job" ("id", "name", "shop", "payload", "state", "activeKey", "runAfterMs", "attempts",
+      "maxAttempts", "backoffMs", "createdAtMs", "leaseUntilMs") VALUES ${joinSql([
+        job("queued-early", "queued", 100n, null, 0),
+        job("lapsed", "active", 200n, at - 1n, 1),
+        job("queued-later", "queued", 300n, null, 0),
+        job("queued-not-due", "queued", at + 1n, null, 0),
+        job("lapsed-last-attempt", "active", 50n, at - 1n, 3),
+        job("leased", "active", 60n, at + 60_000n, 1),
+        job("finished", "completed", 10n, null, 1),
+      ])}`);
+    const claim = async (limit: number, token: string) =>
+      (await db.query<{ id: string }>(claimStatement({ name: "ship", limit, at, token, leaseUntilMs: at + 60_000n, dialect }))).map((row) => row.id).sort();
+    expect(await claim(2, "first")).toEqual(["lapsed", "queued-early"]);
+    expect(await claim(5, "second")).toEqual(["queued-later"]);
+    expect(await claim(5, "third")).toEqual([]);
+    const rows = await db.query<{ id: string; claimToken: string; attempts: number }>(sql`SELECT "id", "claimToken", "attempts" FROM "Job" WHERE "claimToken" IS NOT NULL ORDER BY "id"`);
+    expect(rows.map((row) => [row.id, row.claimToken, Number(row.attempts)])).toEqual([
+      ["lapsed", "first", 2],
+      ["queued-early", "first", 1],
+      ["queued-later", "second", 1],
+    ]);
   });
 });
 

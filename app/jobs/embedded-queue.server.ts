@@ -51,7 +51,7 @@ export const FINISHED_JOBS_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 /** How often the finished jobs past FINISHED_JOBS_KEPT_MS are deleted, and how many rows one statement deletes. */
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const PURGE_ROWS_PER_STATEMENT = 500;
-/** Statements per pass: a backlog (the first pass after an upgrade) is worked off over the next ticks, not at once. */
+/** Statements per pass: a backlog (the first pass after an upgrade) is worked off a pass a second, not at once. */
 const PURGE_STATEMENTS_PER_PASS = 10;
 
 /**
@@ -94,6 +94,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   let lastSweepAt = Number.NEGATIVE_INFINITY;
   let lastPurgeAt = Number.NEGATIVE_INFINITY;
   const finishedKeptMs = config.finishedKeptMs ?? FINISHED_JOBS_KEPT_MS;
+  const reportError = config.onError ?? ((error: unknown) => moduleLogger("jobs").error(errorFields(error), "embedded queue error"));
 
   /**
    * Writes jobs in multi-row INSERTs (decision 0203); the id of each job written, null where its key was already
@@ -177,8 +178,15 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
             "claimToken" = NULL, "lastError" = 'lease expired on the last attempt'
           WHERE "state" = 'active' AND "leaseUntilMs" < ${BigInt(at)} AND "attempts" >= "maxAttempts"`);
       }
+      // The purge never stands in the way of the claims: a failed one is reported and tried again in an hour, and a
+      // backlog goes on a second later, not before every claim.
       if (at - lastPurgeAt >= PURGE_EVERY_MS || at < lastPurgeAt) {
-        lastPurgeAt = (await purgeFinished(at)) ? at : Number.NEGATIVE_INFINITY;
+        lastPurgeAt = at;
+        try {
+          if (!(await purgeFinished(at))) lastPurgeAt = at - PURGE_EVERY_MS + SWEEP_EVERY_MS;
+        } catch (error) {
+          reportError(error);
+        }
       }
       for (const [name, options] of recurring) {
         if (await claimDueTick(db, name, at)) {
@@ -190,7 +198,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
 
   /**
    * Deletes finished jobs older than `finishedKeptMs`, a bounded number of rows per statement (each statement is one
-   * short write) and per pass; true when none are left, false to come back at the next tick. Every instance may run
+   * short write) and per pass; true when none are left, false when a backlog remains. Every instance may run
    * it: deleting what another already deleted changes nothing. Reads the (state, finishedAtMs) index.
    */
   async function purgeFinished(at: number): Promise<boolean> {
@@ -206,7 +214,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const loop = new WorkerLoop(store, {
     pollMs: config.pollMs ?? 500,
     leaseMs: config.leaseMs ?? 60_000,
-    onError: config.onError ?? ((error) => moduleLogger("jobs").error(errorFields(error), "embedded queue error")),
+    onError: reportError,
   });
 
   return {

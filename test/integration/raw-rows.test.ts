@@ -219,7 +219,7 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
     expect(await itemsLeft(db, job.id)).toBe(0);
   });
 
-  it("writes a job's items, in statements of 100 rows inside the creation's transaction, as createMany writes them", async () => {
+  it("writes a job's items inside the creation's transaction as createMany writes them (230: three statements)", async () => {
     const readAt = new Date("2026-11-27T08:00:00.000Z");
     const items: NewItem[] = Array.from({ length: 230 }, (_, i): NewItem => {
       const base = { shop: SHOP, orderId: `gid://shopify/Order/${1000 + i}`, orderName: `#${1000 + i}`, position: i };
@@ -243,11 +243,14 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
     // timestamp, whatever the writer.
     if (name !== "SQLite") return;
     const stored = async (jobId: string) =>
-      (await db.$queryRawUnsafe<{ c: string; f: string | null }[]>(
-        `SELECT CAST("createdAt" AS TEXT) AS "c", CAST("finishedAt" AS TEXT) AS "f" FROM "BulkJobItem" WHERE "jobId" = '${jobId}' AND "position" = 2`,
-      ))[0]!;
-    const shape = (row: { c: string; f: string | null }) => [row.c.replace(/\d/g, "0"), row.f?.replace(/\d/g, "0")];
-    expect(shape(await stored(byStatements.id))).toEqual(shape(await stored(byModel.id)));
+      await db.$queryRawUnsafe<Record<string, string | null>[]>(
+        `SELECT CAST("createdAt" AS TEXT) AS "c", CAST("finishedAt" AS TEXT) AS "f", CAST("orderReadAt" AS TEXT) AS "r"
+          FROM "BulkJobItem" WHERE "jobId" = '${jobId}' AND "position" IN (0, 2) ORDER BY "position"`,
+      );
+    const shape = (rows: Record<string, string | null>[]) => rows.map((row) => Object.values(row).map((text) => text?.replace(/\d/g, "0") ?? null));
+    const written = shape(await stored(byStatements.id));
+    expect(written.flat().filter((text) => text !== null)).toHaveLength(4); // createdAt twice, finishedAt, orderReadAt
+    expect(written).toEqual(shape(await stored(byModel.id)));
   });
 });
 
