@@ -118,7 +118,9 @@ describe.each(CASES)("void and relabel in $locale ($timezoneId)", ({ lang, local
     await submit(page, () => page.getByRole("dialog").getByRole("button", { name: t("void.confirm.action"), exact: true }).click());
     await settled(page);
     const values = { tracking: first, order: orderName, labelId: bought!.id, reference: bought!.custom_reference };
-    expect(await page.getByText(t("void.done", values), { exact: true }).count()).toBe(1);
+    // The dialog's button leaves with the dialog, so `submit` can return before Remix has revalidated and shown the
+    // outcome: wait for the notice itself (any other outcome fails here too).
+    await expect.poll(() => page.getByText(t("void.done", values), { exact: true }).count(), { timeout: 30_000 }).toBe(1);
     expect(await page.getByText(t("void.card.refund", { labelId: bought!.id, reference: bought!.custom_reference }), { exact: true }).count()).toBe(1);
     // Kept, but never printed again: no file link, no print button, no second void.
     expect(await page.getByRole("link", { name: t("order.label.open") }).count()).toBe(0);
