@@ -110,42 +110,13 @@ class StatementCache {
  * run by a new release beside an old process should be followed by that process's restart.
  */
 function rememberModes(statement: Statement): void {
-  const raw = statement.raw.bind(statement);
-  const safeIntegers = statement.safeIntegers.bind(statement);
   const columns = statement.columns.bind(statement);
   const all = statement.all.bind(statement);
-  const rawRefused = new Map<boolean, unknown>();
-  let rawMode: boolean | undefined;
-  let safeMode: boolean | undefined;
   let columnList: ReturnType<Statement["columns"]> | undefined;
   const readColumns = () => Object.freeze(columns().map((column) => Object.freeze({ ...column }))) as unknown as ReturnType<Statement["columns"]>;
   Object.defineProperties(statement, {
-    raw: {
-      value: (toggle?: boolean) => {
-        const wanted = toggle ?? true;
-        if (rawRefused.has(wanted)) throw rawRefused.get(wanted);
-        if (rawMode !== wanted) {
-          try {
-            raw(wanted);
-          } catch (error) {
-            rawRefused.set(wanted, error);
-            throw error;
-          }
-          rawMode = wanted;
-        }
-        return statement;
-      },
-    },
-    safeIntegers: {
-      value: (toggle?: boolean) => {
-        const wanted = toggle ?? true;
-        if (safeMode !== wanted) {
-          safeIntegers(wanted);
-          safeMode = wanted;
-        }
-        return statement;
-      },
-    },
+    raw: { value: rememberedToggle(statement, statement.raw.bind(statement)) },
+    safeIntegers: { value: rememberedToggle(statement, statement.safeIntegers.bind(statement)) },
     columns: {
       value: () => (columnList ??= readColumns()),
     },
@@ -160,6 +131,29 @@ function rememberModes(statement: Statement): void {
       },
     },
   });
+}
+
+/**
+ * A statement's mode setter (`raw`, `safeIntegers`) that calls libSQL only when the value asked differs from the
+ * last one set, and throws the same error again for a value it once refused.
+ */
+function rememberedToggle(statement: Statement, set: (toggle: boolean) => unknown): (toggle?: boolean) => Statement {
+  const refused = new Map<boolean, unknown>();
+  let current: boolean | undefined;
+  return (toggle) => {
+    const wanted = toggle ?? true;
+    if (refused.has(wanted)) throw refused.get(wanted);
+    if (current !== wanted) {
+      try {
+        set(wanted);
+      } catch (error) {
+        refused.set(wanted, error);
+        throw error;
+      }
+      current = wanted;
+    }
+    return statement;
+  };
 }
 
 const caches = new WeakMap<Connection, StatementCache>();

@@ -32,8 +32,6 @@ export type EmbeddedQueueConfig = {
   /** The clock (epoch ms); tests pass a fake one. */
   now?: () => number;
   onError?: (error: unknown) => void;
-  /** How long a finished (completed or failed) job's row is kept; default FINISHED_JOBS_KEPT_MS. */
-  finishedKeptMs?: number;
 };
 
 type ClaimedRow = { id: string; shop: string; payload: string; attempts: number; maxAttempts: number; backoffMs: number };
@@ -93,7 +91,6 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const recurring = new Map<string, RecurringOptions>();
   let lastSweepAt = Number.NEGATIVE_INFINITY;
   let lastPurgeAt = Number.NEGATIVE_INFINITY;
-  const finishedKeptMs = config.finishedKeptMs ?? FINISHED_JOBS_KEPT_MS;
   const reportError = config.onError ?? ((error: unknown) => moduleLogger("jobs").error(errorFields(error), "embedded queue error"));
 
   /**
@@ -170,9 +167,11 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
     },
     async tick() {
       const at = now();
+      // Whether a pass last run at `last` is due again (a clock that went back counts as due).
+      const due = (last: number, everyMs: number) => at - last >= everyMs || at < last;
       // A job whose last allowed attempt lost its lease (its worker died) ends failed instead of staying active. Swept
       // at most once a second: a busy worker polls after every finished job, and a lease is far longer than that.
-      if (at - lastSweepAt >= SWEEP_EVERY_MS || at < lastSweepAt) {
+      if (due(lastSweepAt, SWEEP_EVERY_MS)) {
         lastSweepAt = at;
         await db.execute(sql`UPDATE "Job" SET "state" = 'failed', "activeKey" = NULL, "finishedAtMs" = ${BigInt(at)},
             "claimToken" = NULL, "lastError" = 'lease expired on the last attempt'
@@ -180,7 +179,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
       }
       // The purge never stands in the way of the claims: a failed one is reported and tried again in an hour, and a
       // backlog goes on a second later, not before every claim.
-      if (at - lastPurgeAt >= PURGE_EVERY_MS || at < lastPurgeAt) {
+      if (due(lastPurgeAt, PURGE_EVERY_MS)) {
         lastPurgeAt = at;
         try {
           if (!(await purgeFinished(at))) lastPurgeAt = at - PURGE_EVERY_MS + SWEEP_EVERY_MS;
@@ -197,12 +196,12 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   };
 
   /**
-   * Deletes finished jobs older than `finishedKeptMs`, a bounded number of rows per statement (each statement is one
+   * Deletes finished jobs older than FINISHED_JOBS_KEPT_MS, a bounded number of rows per statement (each statement is one
    * short write) and per pass; true when none are left, false when a backlog remains. Every instance may run
    * it: deleting what another already deleted changes nothing. Reads the (state, finishedAtMs) index.
    */
   async function purgeFinished(at: number): Promise<boolean> {
-    const before = BigInt(at - finishedKeptMs);
+    const before = BigInt(at - FINISHED_JOBS_KEPT_MS);
     for (let statement = 0; statement < PURGE_STATEMENTS_PER_PASS; statement += 1) {
       const deleted = await db.execute(sql`DELETE FROM "Job" WHERE "id" IN (SELECT "id" FROM "Job"
           WHERE "state" IN ('completed', 'failed') AND "finishedAtMs" < ${before} LIMIT ${PURGE_ROWS_PER_STATEMENT})`);
