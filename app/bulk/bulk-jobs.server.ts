@@ -68,7 +68,7 @@ export interface CreateBulkJobInput {
  * transaction), blocked ones BLOCKED with their reason, already-labelled ones LABELLED (never bought again). Refuses
  * unknown order ids, an empty or oversized selection, and a production job whose charge is not confirmed.
  */
-export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput): Promise<BulkJobCreated & { job: BulkJobView }> {
+export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput): Promise<BulkJobCreated> {
   // The preflight the merchant just looked at kept its read: the job starts from it rather than reading again.
   const preflight = await runPreflight(ctx, input.orderIds, { reuseRead: true });
   if (preflight.unknown.length > 0) {
@@ -115,8 +115,8 @@ export async function createBulkJob(ctx: LabelContext, input: CreateBulkJobInput
     await enqueueItems(queue, tx, ctx.shop, preflight.ready.map((order) => ({ payload: { bulkJobId: created.id, orderId: order.orderId }, round: 0 })));
     return created;
   }, CREATE_TX);
-  const view = await getBulkJob(ctx.db, ctx.shop, job.id);
-  return { id: job.id, url: bulkJobUrl(job.id), job: view! };
+  // Its callers answer with the id and the page's address; the page reads the job itself.
+  return { id: job.id, url: bulkJobUrl(job.id) };
 }
 
 /** The selection's order ids in the order given (duplicates removed), for item positions. */
