@@ -7,19 +7,15 @@
  *   2. an order blocked by a missing HS code, fixed in the page (the code typed) → label bought.
  * The English run also regenerates the README's screenshots (docs/screenshots/).
  */
-import { mkdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { launchChromium, openJourney, type Journey } from "./browser";
-import { root } from "./demo";
 import { inspectLabelPdf } from "./pdf";
-import { searchButton, searchField, searched, searchOrder, settled, submit, tabTo, trackingNumber, words, type Lang } from "./steps";
+import { searchButton, searchField, searched, searchOrder, settled, submit, tabTo, trackingNumber, words, type Lang, saveScreenshot } from "./steps";
 
 const demo = inject("demo");
-const SCREENSHOTS = path.join(root, "docs/screenshots");
-const MAX_SCREENSHOT_BYTES = 200 * 1024;
 
 let browser: Browser;
 beforeAll(async () => {
@@ -74,13 +70,6 @@ async function expectOneFulfillmentWithNotification(order: string, tracking: str
   const inspected = await emulatorOrder(order);
   expect(inspected.fulfillments[0]?.trackingInfo.map((info) => info.number)).toEqual([tracking]);
   expect(inspected.notifications).toHaveLength(1);
-}
-
-async function saveScreenshot(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = path.join(SCREENSHOTS, name);
-  await page.screenshot({ path: file });
-  expect(statSync(file).size, `${name} stays small for the README`).toBeLessThanOrEqual(MAX_SCREENSHOT_BYTES);
 }
 
 const CASES = [

@@ -5,17 +5,12 @@
  * file, and nothing is bought; Create label then buys a new label, whose fulfillment notifies the customer once with
  * the new tracking number. The English run regenerates the README's screenshot (docs/screenshots/void.png).
  */
-import { mkdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { launchChromium, openJourney } from "./browser";
-import { root } from "./demo";
-import { settled, submit, trackingNumber, words, type Lang } from "./steps";
+import { settled, submit, trackingNumber, words, type Lang, saveScreenshot } from "./steps";
 
 const demo = inject("demo");
-const SCREENSHOTS = path.join(root, "docs/screenshots");
-const MAX_SCREENSHOT_BYTES = 200 * 1024;
 
 interface EmulatorOrder {
   fulfillments: { id: string; status: string; trackingInfo: { number: string | null }[] }[];
@@ -65,13 +60,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function saveScreenshot(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = path.join(SCREENSHOTS, name);
-  await page.screenshot({ path: file });
-  expect(statSync(file).size, `${name} stays small for the README`).toBeLessThanOrEqual(MAX_SCREENSHOT_BYTES);
-}
 
 const CASES = [
   { lang: "en" as Lang, locale: "en-US" as const, timezoneId: "America/New_York", pick: 0, readme: true },

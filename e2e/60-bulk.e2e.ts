@@ -8,18 +8,13 @@
  * Printing the job as one PDF is not part of it: the print API is not on this branch (each row links its label file).
  * The English run regenerates the README's screenshot of the progress page (docs/screenshots/bulk-progress.png).
  */
-import { mkdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, openJourney } from "./browser";
-import { root } from "./demo";
 import { inspectLabelPdf } from "./pdf";
-import { settled, tabTo, words, type Lang } from "./steps";
+import { settled, tabTo, words, type Lang, saveScreenshot } from "./steps";
 
 const demo = inject("demo");
-const SCREENSHOTS = path.join(root, "docs/screenshots");
-const MAX_SCREENSHOT_BYTES = 200 * 1024;
 const SELECTED = 20;
 const REFUSED = 2;
 
@@ -55,13 +50,6 @@ async function count(page: Page, label: string): Promise<number> {
     return title?.nextElementSibling?.textContent ?? "";
   }, label);
   return Number(value);
-}
-
-async function saveScreenshot(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = path.join(SCREENSHOTS, name);
-  await page.screenshot({ path: file });
-  expect(statSync(file).size, `${name} stays small for the README`).toBeLessThanOrEqual(MAX_SCREENSHOT_BYTES);
 }
 
 /** Waits until the job is finished: its badge says so and nothing remains. */

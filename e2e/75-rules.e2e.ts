@@ -6,17 +6,12 @@
  * words and an English one is saved and still there after a reload. The demo's rules are put back (none) at the end.
  * The English run regenerates the README's screenshots docs/screenshots/rules.png and customs.png.
  */
-import { mkdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, openJourney } from "./browser";
-import { root } from "./demo";
-import { settled, submit, words, type Lang } from "./steps";
+import { settled, submit, words, type Lang, saveScreenshot } from "./steps";
 
 const demo = inject("demo");
-const SCREENSHOTS = path.join(root, "docs/screenshots");
-const MAX_SCREENSHOT_BYTES = 200 * 1024;
 const POLL = { timeout: 15_000 };
 
 let browser: Browser;
@@ -53,13 +48,6 @@ afterEach(async () => {
   await removeAllRules(await context.newPage());
   await context.close();
 });
-
-async function saveScreenshot(page: Page, name: string) {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  const file = path.join(SCREENSHOTS, name);
-  await page.screenshot({ path: file });
-  expect(statSync(file).size, `${name} stays small for the README`).toBeLessThanOrEqual(MAX_SCREENSHOT_BYTES);
-}
 
 describe.each([
   { lang: "en" as Lang, locale: "en-US" as const, timezoneId: "America/New_York" },

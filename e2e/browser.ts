@@ -1,11 +1,13 @@
 /**
  * Chromium (Debian's, /usr/bin/chromium) through playwright-core, and a strict watch on every page of a journey:
  * any console error or warning, hydration message, uncaught page error, failed request or HTTP error answer is a
- * problem, and `expectClean()` fails the journey with the list. Each step leaves a screenshot in .cache/e2e/.
+ * problem, and `expectClean()` fails the journey with the list. Each step leaves a screenshot in .cache/e2e/, and a
+ * journey that fails leaves its open pages as they were then (failed-<n>.png, with their addresses in failed.txt).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect, onTestFailed } from "vitest";
 import { ARTEFACT_DIR } from "./demo";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -102,6 +104,23 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
     await page.screenshot({ path: file, fullPage: true });
     return file;
   };
+  let closed = false;
+  // A failed journey stops before its close(): its pages still show where it stopped, which CI keeps in .cache/e2e/.
+  // (Only a journey opened inside a test: one opened by a beforeAll fails the file's tests without a test of its own.)
+  if (expect.getState().currentTestName !== undefined) onTestFailed(async () => {
+    if (closed) return;
+    const lines: string[] = [];
+    for (const [index, open] of context.pages().entries()) {
+      const file = `failed-${index + 1}.png`;
+      const shot = await open.screenshot({ path: path.join(folder, file), fullPage: true, timeout: 10_000 }).then(
+        () => file,
+        (error: unknown) => `no screenshot (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+      );
+      lines.push(`${open.url()}: ${shot}`);
+    }
+    lines.push(...problems.map((problem) => `problem: ${problem}`));
+    writeFileSync(path.join(folder, "failed.txt"), lines.map((line) => `${line}\n`).join(""));
+  });
   return {
     context,
     page,
@@ -110,6 +129,7 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
     allowHttpError: (urlPart, status) => allowed.push({ urlPart, status }),
     allowHandedOverFile: (url) => handedOver.add(url),
     close: async () => {
+      closed = true;
       writeFileSync(path.join(folder, "problems.txt"), problems.map((problem) => `${problem}\n`).join(""));
       await context.close();
     },

@@ -1,7 +1,22 @@
 /** Steps the journeys share: the merchant's words come from the app's own messages, in the journey's language. */
+import { mkdirSync, statSync } from "node:fs";
+import path from "node:path";
 import { expect } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { MESSAGES, type MessageKey } from "../app/i18n/messages";
+import { root } from "./demo";
+
+/** The README's screenshots, taken by the journeys from the page as the merchant sees it. */
+const SCREENSHOTS = path.join(root, "docs/screenshots");
+const MAX_SCREENSHOT_BYTES = 200 * 1024;
+
+/** Saves the page as docs/screenshots/<name>, and checks it stays small enough for the README. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, name);
+  await page.screenshot({ path: file });
+  expect(statSync(file).size, `${name} stays small for the README`).toBeLessThanOrEqual(MAX_SCREENSHOT_BYTES);
+}
 
 export type Lang = "en" | "fr";
 
