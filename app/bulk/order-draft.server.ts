@@ -9,7 +9,8 @@
  * The preflight the merchant looked at (the page, the API) keeps its read a few minutes too (`PreflightRead`), so
  * starting the job from it does not read the orders again.
  */
-import type { PrismaClient } from "../generated/prisma/client";
+import { Prisma, type PreflightRead, type PrismaClient } from "../generated/prisma/client";
+import { statements } from "../db-direct.server";
 import { snapshotBox } from "../privacy/snapshot-seal.server";
 import type { SecretBox } from "../security/secret-box.server";
 import { orderForLabelSchema, type OrderForLabel } from "../shopify/operations/order-for-label";
@@ -46,7 +47,15 @@ export function openOrderDraft(
  */
 export const PREFLIGHT_READ_KEPT_MS = 5 * 60_000;
 
-/** Keeps a preflight's read (the orders Shopify knows, sealed) for the job that may start from it; prunes stale ones. */
+/** Rows per INSERT when a read is kept: 4 parameters each, far below either database's limit per statement. */
+const KEPT_ROWS_PER_STATEMENT = 100;
+
+/**
+ * Keeps a preflight's read (the orders Shopify knows, sealed) for the job that may start from it; prunes stale ones.
+ * Plain statements, a hundred rows each, with turns of the event loop between them: one model `createMany` of 500
+ * sealed orders held the loop for about 0.2 s. No transaction: each row is a whole read of its order, and a read left
+ * half kept (a failure between two statements) only means the job reads the missing orders again.
+ */
 export async function keepPreflightRead(
   db: PrismaClient,
   shop: string,
@@ -54,18 +63,21 @@ export async function keepPreflightRead(
   readAt: Date,
   box: SecretBox = snapshotBox(),
 ): Promise<void> {
+  const raw = statements(db);
   const ids = [...orders.keys()];
   // Sealing 500 orders takes a while: the process keeps answering its other requests meanwhile.
   const slices = new TimeSlices();
-  const data: { shop: string; orderId: string; orderSealed: string; readAt: Date }[] = [];
-  for (const orderId of ids) {
-    await slices.pace();
-    data.push({ shop, orderId, orderSealed: sealOrderDraft(orders.get(orderId)!, box), readAt });
+  await raw.$executeRaw`DELETE FROM "PreflightRead" WHERE "shop" = ${shop} AND "readAt" < ${new Date(readAt.getTime() - PREFLIGHT_READ_KEPT_MS)}`;
+  for (let start = 0; start < ids.length; start += KEPT_ROWS_PER_STATEMENT) {
+    const values: Prisma.Sql[] = [];
+    for (const orderId of ids.slice(start, start + KEPT_ROWS_PER_STATEMENT)) {
+      await slices.pace();
+      values.push(Prisma.sql`(${shop}, ${orderId}, ${sealOrderDraft(orders.get(orderId)!, box)}, ${readAt})`);
+    }
+    // A newer read of an order replaces the one kept (another preflight of the same orders, a tab left open).
+    await raw.$executeRaw`INSERT INTO "PreflightRead" ("shop", "orderId", "orderSealed", "readAt") VALUES ${Prisma.join(values)}
+      ON CONFLICT ("shop", "orderId") DO UPDATE SET "orderSealed" = excluded."orderSealed", "readAt" = excluded."readAt"`;
   }
-  await db.$transaction([
-    db.preflightRead.deleteMany({ where: { shop, OR: [{ orderId: { in: ids } }, { readAt: { lt: new Date(readAt.getTime() - PREFLIGHT_READ_KEPT_MS) } }] } }),
-    db.preflightRead.createMany({ data }),
-  ]);
 }
 
 /**
@@ -80,8 +92,10 @@ export async function takePreflightRead(
   box: SecretBox = snapshotBox(),
 ): Promise<{ orders: Map<string, OrderForLabel>; readAt: Date } | null> {
   if (ids.length === 0) return null;
-  const rows = await db.preflightRead.findMany({ where: { shop, orderId: { in: [...ids] } } });
-  await db.preflightRead.deleteMany({ where: { shop, orderId: { in: [...ids] } } });
+  const raw = statements(db);
+  const list = Prisma.join([...ids]);
+  const rows = await raw.$queryRaw<PreflightRead[]>`SELECT * FROM "PreflightRead" WHERE "shop" = ${shop} AND "orderId" IN (${list})`;
+  await raw.$executeRaw`DELETE FROM "PreflightRead" WHERE "shop" = ${shop} AND "orderId" IN (${list})`;
   if (rows.length !== ids.length) return null;
   const orders = new Map<string, OrderForLabel>();
   let readAt = now;
