@@ -9,6 +9,7 @@
  */
 import { Prisma, type BulkJob, type BulkJobItem, type PrismaClient } from "../generated/prisma/client";
 import { statements } from "../db-direct.server";
+import { TimeSlices } from "../event-loop";
 import { newRowId } from "../labels/label-rows.server";
 import { UNFINISHED_ITEM_STATUSES, type BulkItemStatus } from "./types";
 
@@ -95,7 +96,10 @@ const ITEM_ROWS_PER_STATEMENT = 100;
  * Prisma writes (the column defaults only apply to Prisma's model queries).
  */
 export async function insertItems(db: Raw, jobId: string, items: readonly NewItem[], now: Date): Promise<void> {
+  const slices = new TimeSlices();
   for (let start = 0; start < items.length; start += ITEM_ROWS_PER_STATEMENT) {
+    // libSQL runs each statement synchronously: between them the event loop gets its turns (the transaction waits).
+    await slices.pace();
     const values = items
       .slice(start, start + ITEM_ROWS_PER_STATEMENT)
       .map(

@@ -5,6 +5,7 @@
  * Works on SQLite (the default) and PostgreSQL (tests; PostgreSQL deployments use pg-boss).
  */
 import { randomUUID } from "node:crypto";
+import { TimeSlices } from "../event-loop";
 import { errorFields, moduleLogger } from "../observability/logger.server";
 import { joinSql, rawSql, sql, sqlRunner, type Dialect, type SqlTarget } from "./sql.server";
 import { claimDueTick, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
@@ -108,7 +109,10 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
     });
     const client = options.tx ? sqlRunner(options.tx as SqlTarget, dialect) : db;
     const inserted = new Set<string>();
+    const slices = new TimeSlices();
     for (let start = 0; start < rows.length; start += ENQUEUE_ROWS_PER_STATEMENT) {
+      // Hundreds of jobs (a bulk job's items) are several statements: the event loop gets its turns between them.
+      await slices.pace();
       const values = rows
         .slice(start, start + ENQUEUE_ROWS_PER_STATEMENT)
         .map((row) => sql`(${row.id}, ${name}, ${row.shop}, ${row.payload}, 'queued', ${row.activeKey}, ${runAfterMs}, 0, ${retryLimit + 1}, ${backoffMs}, ${BigInt(at)})`);
