@@ -105,7 +105,7 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
     return file;
   };
   let closed = false;
-  // A failed journey stops before its close(): its pages still show where it stopped, which CI keeps in .cache/e2e/.
+  // A failed journey stops before its close(): its pages still show where it stopped, saved beside its steps.
   // (Only a journey opened inside a test: one opened by a beforeAll fails the file's tests without a test of its own.)
   if (expect.getState().currentTestName !== undefined) onTestFailed(async () => {
     if (closed) return;
