@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { expect, onTestFailed } from "vitest";
+import { onTestFailed } from "vitest";
+import { getCurrentTest } from "vitest/suite";
 import { ARTEFACT_DIR } from "./demo";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -106,8 +107,8 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
   };
   let closed = false;
   // A failed journey stops before its close(): its pages still show where it stopped, saved beside its steps.
-  // (Only a journey opened inside a test: one opened by a beforeAll fails the file's tests without a test of its own.)
-  if (expect.getState().currentTestName !== undefined) onTestFailed(async () => {
+  // (Only a journey opened inside a test: one opened by a beforeAll or afterAll has no test to watch.)
+  if (getCurrentTest()) onTestFailed(async () => {
     if (closed) return;
     const lines: string[] = [];
     for (const [index, open] of context.pages().entries()) {

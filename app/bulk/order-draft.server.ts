@@ -74,9 +74,11 @@ export async function keepPreflightRead(
       await slices.pace();
       values.push(Prisma.sql`(${shop}, ${orderId}, ${sealOrderDraft(orders.get(orderId)!, box)}, ${readAt})`);
     }
-    // A newer read of an order replaces the one kept (another preflight of the same orders, a tab left open).
+    // A newer read of an order replaces the one kept (another preflight of the same orders, a tab left open); an older
+    // one, from a preflight that finished last, does not.
     await raw.$executeRaw`INSERT INTO "PreflightRead" ("shop", "orderId", "orderSealed", "readAt") VALUES ${Prisma.join(values)}
-      ON CONFLICT ("shop", "orderId") DO UPDATE SET "orderSealed" = excluded."orderSealed", "readAt" = excluded."readAt"`;
+      ON CONFLICT ("shop", "orderId") DO UPDATE SET "orderSealed" = excluded."orderSealed", "readAt" = excluded."readAt"
+      WHERE excluded."readAt" >= "PreflightRead"."readAt"`;
   }
 }
 

@@ -3,7 +3,8 @@
  * replaced by a newer read of the same order, this shop's stale reads pruned, and taken whole by the job (or not at
  * all when an order is missing), then gone.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { statements } from "../../app/db-direct.server";
 import type { PrismaClient } from "../../app/generated/prisma/client";
 import { keepPreflightRead, PREFLIGHT_READ_KEPT_MS, takePreflightRead } from "../../app/bulk/order-draft.server";
 import { createSecretBox } from "../../app/security/secret-box.server";
@@ -45,11 +46,19 @@ describe.each(BOTH_DATABASES)("a preflight's kept read on %s", (_name, open) => 
         { shop: OTHER_SHOP, orderId: "gid://shopify/Order/1", orderSealed: "v1:stale", readAt: staleAt },
       ],
     });
-    // 250 orders: three statements.
+    // 250 orders: three INSERTs (after the pruning DELETE).
+    const executed = vi.spyOn(statements(db), "$executeRaw");
     await keepPreflightRead(db, SHOP, ordersOf(range(100, 250)), readAt, box);
+    const sqlOf = (call: unknown[]) => ((call[0] as { sql?: string }).sql ?? (call[0] as string[]).join("?")).trim();
+    expect(executed.mock.calls.map((call) => sqlOf(call).split(" ")[0])).toEqual(["DELETE", "INSERT", "INSERT", "INSERT"]);
+    executed.mockRestore();
     // A second preflight of some of them, a minute later, with a new address for one.
     const later = new Date(readAt.getTime() + 60_000);
     await keepPreflightRead(db, SHOP, ordersOf([100, 101], "Grenoble"), later, box);
+    // A slower preflight that started before it and ended after it does not put its older read back.
+    await keepPreflightRead(db, SHOP, ordersOf([101], "Annecy"), new Date(readAt.getTime() + 30_000), box);
+    const replaced = await db.preflightRead.findMany({ where: { shop: SHOP, orderId: { in: ["gid://shopify/Order/100", "gid://shopify/Order/101"] } } });
+    expect(replaced.map((row) => row.readAt.getTime())).toEqual([later.getTime(), later.getTime()]);
 
     const rows = await db.preflightRead.findMany({ where: { shop: SHOP }, orderBy: { orderId: "asc" } });
     expect(rows).toHaveLength(250);
@@ -62,6 +71,7 @@ describe.each(BOTH_DATABASES)("a preflight's kept read on %s", (_name, open) => 
     expect(taken?.orders.size).toBe(250);
     expect(taken?.readAt.getTime()).toBe(readAt.getTime());
     expect(taken?.orders.get("gid://shopify/Order/100")?.shippingAddress?.city).toBe("Grenoble");
+    expect(taken?.orders.get("gid://shopify/Order/101")?.shippingAddress?.city).toBe("Grenoble");
     expect(taken?.orders.get("gid://shopify/Order/102")?.shippingAddress?.city).toBe("Lyon");
     expect(await db.preflightRead.count({ where: { shop: SHOP } })).toBe(0);
   });
