@@ -107,9 +107,11 @@ describe.each(CASES)("void and relabel in $locale ($timezoneId)", ({ lang, local
     await settled(page);
     const values = { tracking: first, order: orderName, labelId: bought!.id, reference: bought!.custom_reference };
     // The dialog's button leaves with the dialog, so `submit` can return before Remix has revalidated and shown the
-    // outcome: wait for the notice itself (any other outcome fails here too).
+    // outcome: wait for the notice itself (any other outcome fails here too), then for the label's card to show it
+    // void (CI once saw the notice a moment before the card; the failure's picture showed both right).
     await expect.poll(() => page.getByText(t("void.done", values), { exact: true }).count(), { timeout: 30_000 }).toBe(1);
-    expect(await page.getByText(t("void.card.refund", { labelId: bought!.id, reference: bought!.custom_reference }), { exact: true }).count()).toBe(1);
+    const refund = t("void.card.refund", { labelId: bought!.id, reference: bought!.custom_reference });
+    await expect.poll(() => page.getByText(refund, { exact: true }).count(), { timeout: 30_000 }).toBe(1);
     // Kept, but never printed again: no file link, no print button, no second void.
     expect(await page.getByRole("link", { name: t("order.label.open") }).count()).toBe(0);
     expect(await page.getByRole("button", { name: t("print.button.order") }).count()).toBe(0);
