@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TimeSlices } from "./event-loop";
+import { pacedChunks, TimeSlices } from "./event-loop";
 
 describe("TimeSlices", () => {
   it("lets waiting I/O callbacks run once a slice is used up, and not before", async () => {
@@ -29,5 +29,26 @@ describe("TimeSlices", () => {
     await slices.pace();
     ran.push("step");
     expect(ran).toEqual(["step"]);
+  });
+});
+
+describe("pacedChunks", () => {
+  it("hands the items over in order, in chunks of the size asked, the last one shorter", async () => {
+    const chunks: (readonly number[])[] = [];
+    for await (const chunk of pacedChunks([1, 2, 3, 4, 5, 6, 7], 3)) chunks.push(chunk);
+    expect(chunks).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    for await (const chunk of pacedChunks([], 3)) chunks.push(chunk);
+    expect(chunks).toHaveLength(3);
+  });
+
+  it("gives the event loop its turn before a chunk once the slice is used up, and not before", async () => {
+    let now = 0;
+    const ran: string[] = [];
+    setImmediate(() => ran.push("waiting callback"));
+    for await (const chunk of pacedChunks(["a", "b"], 1, new TimeSlices(20, () => now))) {
+      ran.push(`chunk ${chunk.join("")}`);
+      now += 25; // the chunk's statement used up the slice
+    }
+    expect(ran).toEqual(["chunk a", "waiting callback", "chunk b"]);
   });
 });

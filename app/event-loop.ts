@@ -20,3 +20,19 @@ export class TimeSlices {
     this.sliceStart = this.clock();
   }
 }
+
+/**
+ * `items` in consecutive chunks of `size` (a multi-row statement each), with `slices.pace()` before each chunk: the
+ * event loop gets its turn between statements, which libSQL runs synchronously. A caller that also paces inside a
+ * chunk (per-row work) passes its own `slices`.
+ */
+export async function* pacedChunks<T>(
+  items: readonly T[],
+  size: number,
+  slices = new TimeSlices(),
+): AsyncGenerator<readonly T[]> {
+  for (let start = 0; start < items.length; start += size) {
+    await slices.pace();
+    yield items.slice(start, start + size);
+  }
+}

@@ -9,7 +9,7 @@
  */
 import { Prisma, type BulkJob, type BulkJobItem, type PrismaClient } from "../generated/prisma/client";
 import { statements } from "../db-direct.server";
-import { TimeSlices } from "../event-loop";
+import { pacedChunks } from "../event-loop";
 import { newRowId } from "../labels/label-rows.server";
 import { UNFINISHED_ITEM_STATUSES, type BulkItemStatus } from "./types";
 
@@ -96,19 +96,15 @@ const ITEM_ROWS_PER_STATEMENT = 100;
  * Prisma writes (the column defaults only apply to Prisma's model queries).
  */
 export async function insertItems(db: Raw, jobId: string, items: readonly NewItem[], now: Date): Promise<void> {
-  const slices = new TimeSlices();
-  for (let start = 0; start < items.length; start += ITEM_ROWS_PER_STATEMENT) {
-    // libSQL runs each statement synchronously: between them the event loop gets its turns (the transaction waits).
-    await slices.pace();
-    const values = items
-      .slice(start, start + ITEM_ROWS_PER_STATEMENT)
-      .map(
-        (item) =>
-          Prisma.sql`(${newRowId(now.getTime())}, ${jobId}, ${item.shop}, ${item.orderId}, ${item.orderName}, ${item.position},
-            ${item.status}, ${item.reasonJson ?? null}, ${item.labelId ?? null}, ${item.trackingNumber ?? null},
-            ${item.alreadyLabelled ?? false}, ${0}, ${0}, ${item.finishedAt ?? null}, ${item.orderSealed ?? null},
-            ${item.orderReadAt ?? null}, ${now}, ${now})`,
-      );
+  // Between statements the event loop gets its turns (the transaction waits; decision 0209).
+  for await (const chunk of pacedChunks(items, ITEM_ROWS_PER_STATEMENT)) {
+    const values = chunk.map(
+      (item) =>
+        Prisma.sql`(${newRowId(now.getTime())}, ${jobId}, ${item.shop}, ${item.orderId}, ${item.orderName}, ${item.position},
+          ${item.status}, ${item.reasonJson ?? null}, ${item.labelId ?? null}, ${item.trackingNumber ?? null},
+          ${item.alreadyLabelled ?? false}, ${0}, ${0}, ${item.finishedAt ?? null}, ${item.orderSealed ?? null},
+          ${item.orderReadAt ?? null}, ${now}, ${now})`,
+    );
     await statements(db).$executeRaw`INSERT INTO "BulkJobItem" ("id", "jobId", "shop", "orderId", "orderName", "position",
         "status", "reasonJson", "labelId", "trackingNumber", "alreadyLabelled", "attempts", "refusals", "finishedAt",
         "orderSealed", "orderReadAt", "createdAt", "updatedAt")

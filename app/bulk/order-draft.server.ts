@@ -14,7 +14,7 @@ import { statements } from "../db-direct.server";
 import { snapshotBox } from "../privacy/snapshot-seal.server";
 import type { SecretBox } from "../security/secret-box.server";
 import { orderForLabelSchema, type OrderForLabel } from "../shopify/operations/order-for-label";
-import { TimeSlices } from "../event-loop";
+import { pacedChunks, TimeSlices } from "../event-loop";
 
 /** How long an item may label from its job's read: past this, the order is read again. */
 export const ORDER_DRAFT_FRESH_MS = 10 * 60_000;
@@ -68,9 +68,9 @@ export async function keepPreflightRead(
   // Sealing 500 orders takes a while: the process keeps answering its other requests meanwhile.
   const slices = new TimeSlices();
   await raw.$executeRaw`DELETE FROM "PreflightRead" WHERE "shop" = ${shop} AND "readAt" < ${new Date(readAt.getTime() - PREFLIGHT_READ_KEPT_MS)}`;
-  for (let start = 0; start < ids.length; start += KEPT_ROWS_PER_STATEMENT) {
+  for await (const chunk of pacedChunks(ids, KEPT_ROWS_PER_STATEMENT, slices)) {
     const values: Prisma.Sql[] = [];
-    for (const orderId of ids.slice(start, start + KEPT_ROWS_PER_STATEMENT)) {
+    for (const orderId of chunk) {
       await slices.pace();
       values.push(Prisma.sql`(${shop}, ${orderId}, ${sealOrderDraft(orders.get(orderId)!, box)}, ${readAt})`);
     }

@@ -5,7 +5,7 @@
  * Works on SQLite (the default) and PostgreSQL (tests; PostgreSQL deployments use pg-boss).
  */
 import { randomUUID } from "node:crypto";
-import { TimeSlices } from "../event-loop";
+import { pacedChunks } from "../event-loop";
 import { errorFields, moduleLogger } from "../observability/logger.server";
 import { joinSql, rawSql, sql, sqlRunner, type Dialect, type SqlTarget } from "./sql.server";
 import { claimDueTick, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
@@ -109,13 +109,9 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
     });
     const client = options.tx ? sqlRunner(options.tx as SqlTarget, dialect) : db;
     const inserted = new Set<string>();
-    const slices = new TimeSlices();
-    for (let start = 0; start < rows.length; start += ENQUEUE_ROWS_PER_STATEMENT) {
-      // Hundreds of jobs (a bulk job's items) are several statements: the event loop gets its turns between them.
-      await slices.pace();
-      const values = rows
-        .slice(start, start + ENQUEUE_ROWS_PER_STATEMENT)
-        .map((row) => sql`(${row.id}, ${name}, ${row.shop}, ${row.payload}, 'queued', ${row.activeKey}, ${runAfterMs}, 0, ${retryLimit + 1}, ${backoffMs}, ${BigInt(at)})`);
+    // Hundreds of jobs (a bulk job's items) are several statements: the event loop gets its turns between them.
+    for await (const chunk of pacedChunks(rows, ENQUEUE_ROWS_PER_STATEMENT)) {
+      const values = chunk.map((row) => sql`(${row.id}, ${name}, ${row.shop}, ${row.payload}, 'queued', ${row.activeKey}, ${runAfterMs}, 0, ${retryLimit + 1}, ${backoffMs}, ${BigInt(at)})`);
       const written = await client.query<{ id: string }>(sql`INSERT INTO "Job" ("id", "name", "shop", "payload", "state", "activeKey",
           "runAfterMs", "attempts", "maxAttempts", "backoffMs", "createdAtMs")
         VALUES ${joinSql(values)}
