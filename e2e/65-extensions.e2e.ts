@@ -7,7 +7,7 @@
  *   3. orders selection action: 20 orders → preflight → the bulk job and its progress (needs the bulk job API).
  * Steps 2 and 3 are skipped, saying why, when their API is not in this checkout.
  */
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, FrameLocator } from "playwright-core";
@@ -15,6 +15,7 @@ import { bundlesStale, buildExtensions } from "../scripts/extension-sizes";
 import { inspectLabelPdf } from "./pdf";
 import { launchChromium, openJourney } from "./browser";
 import { root } from "./demo";
+import { saveScreenshot } from "./steps";
 
 const demo = inject("demo");
 const routes = readdirSync(path.join(root, "app/routes"));
@@ -138,10 +139,7 @@ describe("admin extensions in the demo's admin host", () => {
     await frame.getByRole("link", { name: "Open the job's page" }).waitFor();
     await journey.step("job-finished");
     // The README's picture of the extensions: the selection action with its finished job, in the demo's admin host.
-    mkdirSync(path.join(root, "docs/screenshots"), { recursive: true });
-    const picture = path.join(root, "docs/screenshots/extension-selection.png");
-    await page.screenshot({ path: picture });
-    expect(statSync(picture).size, "the README's screenshot stays under 200 KB").toBeLessThanOrEqual(200 * 1024);
+    await saveScreenshot(page, "extension-selection.png");
     await journey.close();
     expect(journey.problems).toEqual([]);
   }, 300_000);

@@ -6,9 +6,8 @@
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { onTestFailed } from "vitest";
-import { getCurrentTest } from "vitest/suite";
+import { chromium, errors, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { onTestFailed, TestRunner } from "vitest";
 import { ARTEFACT_DIR } from "./demo";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -19,6 +18,23 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
+}
+
+/**
+ * A screenshot to `file`. Chromium, on a loaded machine, has once produced no frame for a capture within 30 s (the
+ * step's page was on screen and settled; CI, journey 4's preflight): a capture that times out is tried once more with
+ * the page brought to the front, and a second timeout fails with the file's name.
+ */
+export async function capture(page: Page, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  try {
+    await page.screenshot({ path: file, fullPage: options.fullPage ?? false, timeout: 20_000 });
+  } catch (error) {
+    if (!(error instanceof errors.TimeoutError)) throw error;
+    await page.bringToFront();
+    await page.screenshot({ path: file, fullPage: options.fullPage ?? false, timeout: 30_000 }).catch((again: unknown) => {
+      throw new Error(`no screenshot for ${path.basename(file)}: Chromium gave no frame twice (${String(again)})`);
+    });
+  }
 }
 
 export interface JourneyOptions {
@@ -102,13 +118,13 @@ export async function openJourney(browser: Browser, options: JourneyOptions): Pr
   const step = async (label: string) => {
     count += 1;
     const file = path.join(folder, `${String(count).padStart(2, "0")}-${label.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    await capture(page, file, { fullPage: true });
     return file;
   };
   let closed = false;
   // A failed journey stops before its close(): its pages still show where it stopped, saved beside its steps.
   // (Only a journey opened inside a test: one opened by a beforeAll or afterAll has no test to watch.)
-  if (getCurrentTest()) onTestFailed(async () => {
+  if (TestRunner.getCurrentTest()) onTestFailed(async () => {
     if (closed) return;
     const lines: string[] = [];
     for (const [index, open] of context.pages().entries()) {

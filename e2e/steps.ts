@@ -4,6 +4,7 @@ import path from "node:path";
 import { expect } from "vitest";
 import type { Locator, Page } from "playwright-core";
 import { MESSAGES, type MessageKey } from "../app/i18n/messages";
+import { capture } from "./browser";
 import { root } from "./demo";
 
 /** The README's screenshots, taken by the journeys from the page as the merchant sees it. */
@@ -14,7 +15,7 @@ const MAX_SCREENSHOT_BYTES = 200 * 1024;
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const file = path.join(SCREENSHOTS, name);
-  await page.screenshot({ path: file });
+  await capture(page, file);
   expect(statSync(file).size, `${name} stays small for the README`).toBeLessThanOrEqual(MAX_SCREENSHOT_BYTES);
 }
 
