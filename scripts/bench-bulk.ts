@@ -24,6 +24,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DEFAULT_SEED_FILE } from "../emulators/shopify-admin/server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
@@ -139,7 +140,34 @@ type Run = {
   inFlightMs: number[];
   /** Labels the sandbox sold in the run: one per order, one per location for an order shipping from several. */
   purchases: number;
+  /** The app's processes whose CPU is counted (each runs a stall histogram). */
+  processes: number;
 };
+
+/**
+ * What a stall histogram (libuv's 10 ms timer, as every app process of the bench runs one) costs in CPU per second,
+ * measured here with nothing else to do: the quietest of three 1 s windows with it, less the quietest of three
+ * without (this process's own wakeups). Counted as the app's in the figures; an idle process wakes for the timer
+ * alone, so a busy one pays less.
+ */
+async function stallMonitorCostMsPerS(): Promise<number> {
+  const window = async (histogram: boolean) => {
+    const monitor = monitorEventLoopDelay({ resolution: 10 });
+    const before = process.cpuUsage();
+    if (histogram) monitor.enable();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    monitor.disable();
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+  const withIt: number[] = [];
+  const without: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    withIt.push(await window(true));
+    without.push(await window(false));
+  }
+  return Math.max(0, Math.min(...withIt) - Math.min(...without));
+}
 
 type Settings = { n: number; minMs: number; maxMs: number; concurrency: number };
 type WorkerResult = { budgetStatements: number; userMs: number; systemMs: number; peakRss: number; loopDelayP99Ms: number; loopDelayMaxMs: number };
@@ -206,6 +234,9 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
         // The workers run the items: their longest stall is the run's.
         figures.loopDelayMaxByStepMs.run = Math.max(figures.loopDelayMaxByStepMs.run, result.loopDelayMaxMs);
       }
+      // Profiled workers write their profiles as they exit: not to be stopped again by the cleanup below.
+      if (process.env.BENCH_CPU_PROF)
+        for (const child of children.slice(2, 4)) if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
       label = "pg-boss on PostgreSQL, 2 worker processes (+ 1 creating the job; CPU and RSS of all three)";
     }
     const emulatorCpuMs = processCpuMs(emulator.child.pid) - emulatorCpuBefore;
@@ -219,7 +250,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       const calls = after.calls - before.calls;
       if (calls > 0) points.set(name, { calls, requested: after.requested - before.requested, actual: after.actual - before.actual, throttled: after.throttled - before.throttled });
     }
-    return { label, n, plan, figures, peakRssMb, points, emulatorCpuMs, sandboxCpuMs, inFlightMs, purchases: stats.purchases };
+    return { label, n, plan, figures, peakRssMb, points, emulatorCpuMs, sandboxCpuMs, inFlightMs, purchases: stats.purchases, processes: adapter === "sqlite" ? 1 : 3 };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
     await dropDatabase().catch((error: unknown) => console.error("could not drop the bench database:", error));
@@ -227,7 +258,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
   }
 }
 
-function report(run: Run, settings: Settings): void {
+function report(run: Run, settings: Settings, monitorMsPerS: number): void {
   const bucket = PLAN_BUCKETS[run.plan]!;
   const { figures } = run;
   const labelled = Math.max(1, figures.counts.labelled ?? 0);
@@ -260,7 +291,11 @@ function report(run: Run, settings: Settings): void {
   }
   const cpuMs = figures.userMs + figures.systemMs;
   console.log(
-    `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / (figures.wallMs + figures.preflightMs)) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / purchases).toFixed(1)} ms per label bought (the preflight's ${(figures.preflightCpuMs / 1000).toFixed(1)} s included; from Start ${((cpuMs - figures.preflightCpuMs) / purchases).toFixed(1)} ms per label); peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay p99 ${figures.loopDelayP99Ms.toFixed(0)} ms, max ${figures.loopDelayMaxMs.toFixed(0)} ms (longest in the preflight ${figures.loopDelayMaxByStepMs.preflight.toFixed(0)} ms, the creation ${figures.loopDelayMaxByStepMs.creation.toFixed(0)} ms, the run in every process running items ${figures.loopDelayMaxByStepMs.run.toFixed(0)} ms)`,
+    `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / (figures.wallMs + figures.preflightMs)) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / purchases).toFixed(1)} ms per label bought (the preflight's ${(figures.preflightCpuMs / 1000).toFixed(1)} s included; from Start ${((cpuMs - figures.preflightCpuMs) / purchases).toFixed(1)} ms per label); peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay in the run p99 ${figures.loopDelayP99Ms.toFixed(0)} ms; longest stall ${figures.loopDelayMaxMs.toFixed(0)} ms (longest in the preflight ${figures.loopDelayMaxByStepMs.preflight.toFixed(0)} ms, the creation ${figures.loopDelayMaxByStepMs.creation.toFixed(0)} ms, the run in every process running items ${figures.loopDelayMaxByStepMs.run.toFixed(0)} ms)`,
+  );
+  const monitorMs = monitorMsPerS * ((figures.wallMs + figures.preflightMs) / 1000) * run.processes;
+  console.log(
+    `  of that CPU, the bench's stall histograms (${run.processes} × a 10 ms timer, ${monitorMsPerS.toFixed(1)} ms of CPU per second each when idle): about ${(monitorMs / 1000).toFixed(1)} s, ${(monitorMs / purchases).toFixed(1)} ms per label`,
   );
   const calls = [...run.points.values()].reduce((sum, points) => sum + points.calls, 0);
   console.log(`  Shopify budget: ${figures.budgetStatements} SQL statements = ${(figures.budgetStatements / labelled).toFixed(2)} per label, ${(figures.budgetStatements / Math.max(1, calls)).toFixed(2)} per Admin call`);
@@ -288,6 +323,7 @@ export async function benchBulk(): Promise<void> {
     if (!PLAN_BUCKETS[plan]) throw new Error(`plans must be among ${Object.keys(PLAN_BUCKETS).join(", ")} (got "${plan}")`);
   }
   const settings: Settings = { n, minMs, maxMs, concurrency };
-  for (const plan of plans) report(await runJob(settings, plan, "sqlite"), settings);
-  if (process.env.BENCH_BULK_PG !== "0") report(await runJob(settings, pgPlan, "postgresql"), settings);
+  const monitorMsPerS = await stallMonitorCostMsPerS();
+  for (const plan of plans) report(await runJob(settings, plan, "sqlite"), settings, monitorMsPerS);
+  if (process.env.BENCH_BULK_PG !== "0") report(await runJob(settings, pgPlan, "postgresql"), settings, monitorMsPerS);
 }
