@@ -3,12 +3,16 @@
  */
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { statements } from "../db-direct.server";
 import { createPrismaClient } from "../db.server";
+import type { Prisma } from "../generated/prisma/client";
 import { createTestDatabaseUrl } from "../../test/helpers/test-db";
 import { createPostgresTestDatabase } from "../../test/helpers/test-postgres";
 import { createSemaphore, type Semaphore } from "./semaphore.server";
+import type { PrismaLike } from "./sql.server";
 
-type Processes = { make(now?: () => number): Semaphore; close(): Promise<void> };
+/** `seen`, when given, receives the SQL text of every statement the semaphore sends. */
+type Processes = { make(now?: () => number, seen?: string[]): Semaphore; close(): Promise<void> };
 
 const SETUPS: { label: string; setup: () => Promise<Processes> }[] = [
   {
@@ -17,10 +21,16 @@ const SETUPS: { label: string; setup: () => Promise<Processes> }[] = [
       const { url, cleanup } = createTestDatabaseUrl();
       const clients: ReturnType<typeof createPrismaClient>[] = [];
       return {
-        make(now) {
+        make(now, seen) {
           const prisma = createPrismaClient(url);
           clients.push(prisma);
-          return createSemaphore({ db: prisma, dialect: "sqlite", now });
+          const direct = statements(prisma);
+          // The client's own statements, each noted first (Prisma's promise type is all the cast is about).
+          const recorded = seen && ({
+            $queryRaw: (query: Prisma.Sql) => (seen.push(query.text), direct.$queryRaw(query)),
+            $executeRaw: (query: Prisma.Sql) => (seen.push(query.text), direct.$executeRaw(query)),
+          } as unknown as PrismaLike);
+          return createSemaphore({ db: recorded || prisma, dialect: "sqlite", now });
         },
         async close() {
           for (const client of clients) await client.$disconnect();
@@ -35,11 +45,12 @@ const SETUPS: { label: string; setup: () => Promise<Processes> }[] = [
       const { url, drop } = await createPostgresTestDatabase();
       const pools: pg.Pool[] = [];
       return {
-        make(now) {
+        make(now, seen) {
           const pool = new pg.Pool({ connectionString: url, max: 5 });
           pool.on("error", () => undefined);
           pools.push(pool);
-          return createSemaphore({ db: pool, dialect: "postgresql", now });
+          const recorded = seen && { query: (text: string, values: unknown[]) => (seen.push(text), pool.query(text, values)) };
+          return createSemaphore({ db: recorded || pool, dialect: "postgresql", now });
         },
         async close() {
           for (const pool of pools) await pool.end();
@@ -125,6 +136,25 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
     // Another process remembers nothing of a's releases, and still finds the fourth slot.
     expect(await b.tryAcquire("account-1", 4, 30_000)).not.toBeNull();
     expect(await b.tryAcquire("account-1", 4, 30_000)).toBeNull();
+  });
+
+  it("while every slot is held, waits with one read per poll and writes only for a slot that has come free", async () => {
+    const holder = processes.make();
+    const seen: string[] = [];
+    const waiter = processes.make(undefined, seen);
+    const held = [await holder.tryAcquire("account-1", 2, 30_000), await holder.tryAcquire("account-1", 2, 30_000)];
+    const waiting = waiter.acquire("account-1", 2, 30_000, { pollMs: 10 });
+    const inserts = () => seen.filter((text) => text.includes("INSERT INTO")).length;
+    const reads = () => seen.filter((text) => text.trimStart().startsWith("SELECT")).length;
+    // Its first try wrote once per slot; after that, only reads while nothing is free.
+    await expect.poll(reads, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
+    expect(inserts()).toBe(2);
+    await held[1]!.release();
+    const lease = await waiting;
+    expect(lease.slot).toBe(held[1]!.slot);
+    expect(inserts()).toBe(3);
+    await lease.release();
+    await held[0]!.release();
   });
 
   it("stops waiting when its signal aborts", async () => {

@@ -64,14 +64,21 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
     };
   }
 
-  async function tryAcquire(key: string, limit: number, leaseMs: number): Promise<SemaphoreLease | null> {
+  /**
+   * Tries `candidates` (every slot below `limit` when absent) until one is taken: the slots this process released
+   * first, then the others from a random start (spreading contenders over the slots).
+   */
+  async function attempt(key: string, limit: number, leaseMs: number, candidates?: readonly number[]): Promise<SemaphoreLease | null> {
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`Semaphore "${key}": limit must be >= 1`);
     if (!Number.isInteger(leaseMs) || leaseMs < 1) throw new Error(`Semaphore "${key}": leaseMs must be >= 1`);
     const holder = randomUUID();
     const at = now();
-    const start = Math.floor(Math.random() * limit); // spread contenders over the slots
+    const start = Math.floor(Math.random() * limit);
     const freed = (released.get(key) ?? []).filter((slot) => slot < limit).reverse();
-    const order = [...new Set([...freed, ...Array.from({ length: limit }, (_, i) => (start + i) % limit)])];
+    const allowed = candidates ? new Set(candidates) : null;
+    const order = [...new Set([...freed, ...Array.from({ length: limit }, (_, i) => (start + i) % limit)])].filter(
+      (slot) => !allowed || allowed.has(slot),
+    );
     for (const slot of order) {
       forget(key, slot);
       const rows = await db.query<{ holder: string }>(sql`INSERT INTO "SemaphoreSlot" ("key", "slot", "holder", "leaseUntilMs")
@@ -84,15 +91,34 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
     return null;
   }
 
+  /** The slots below `limit` that no live lease holds now: one read. */
+  async function freeSlots(key: string, limit: number): Promise<number[]> {
+    const held = await db.query<{ slot: number | bigint }>(sql`SELECT "slot" FROM "SemaphoreSlot"
+      WHERE "key" = ${key} AND "leaseUntilMs" > ${BigInt(now())}`);
+    const taken = new Set(held.map((row) => Number(row.slot)));
+    return Array.from({ length: limit }, (_, slot) => slot).filter((slot) => !taken.has(slot));
+  }
+
+  const tryAcquire = (key: string, limit: number, leaseMs: number) => attempt(key, limit, leaseMs);
+
   return {
     tryAcquire,
+    /**
+     * Every slot is tried once; then, while all are held, each poll reads which slots are free and tries only those.
+     * A try is a write (on PostgreSQL a failed one still locks the row): with two processes waiting for four slots
+     * held for 300–800 ms each, trying every slot on every poll cost about 45 INSERTs per label bought on the bulk
+     * bench, two thirds of all its statements.
+     */
     async acquire(key, limit, leaseMs, options = {}) {
       const pollMs = options.pollMs ?? 50;
+      let candidates: number[] | undefined;
       for (;;) {
         options.signal?.throwIfAborted();
-        const taken = await tryAcquire(key, limit, leaseMs);
+        const taken = candidates?.length === 0 ? null : await attempt(key, limit, leaseMs, candidates);
         if (taken) return taken;
         await new Promise((resolve) => setTimeout(resolve, pollMs / 2 + Math.random() * pollMs));
+        options.signal?.throwIfAborted();
+        candidates = await freeSlots(key, limit);
       }
     },
   };
