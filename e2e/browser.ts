@@ -26,13 +26,17 @@ export async function launchChromium(): Promise<Browser> {
  * the page brought to the front, and a second timeout fails with the file's name.
  */
 export async function capture(page: Page, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const shoot = (timeout: number) => page.screenshot({ path: file, fullPage: options.fullPage ?? false, timeout });
   try {
-    await page.screenshot({ path: file, fullPage: options.fullPage ?? false, timeout: 20_000 });
+    await shoot(20_000);
   } catch (error) {
     if (!(error instanceof errors.TimeoutError)) throw error;
-    await page.bringToFront();
-    await page.screenshot({ path: file, fullPage: options.fullPage ?? false, timeout: 30_000 }).catch((again: unknown) => {
-      throw new Error(`no screenshot for ${path.basename(file)}: Chromium gave no frame twice (${String(again)})`);
+    // Not waited for beyond 5 s: a Chromium that cannot do this either is answered by the second capture's timeout.
+    let waited: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([page.bringToFront(), new Promise((resolve) => (waited = setTimeout(resolve, 5_000)))]).finally(() => clearTimeout(waited));
+    await shoot(30_000).catch((again: unknown) => {
+      if (!(again instanceof errors.TimeoutError)) throw again;
+      throw new Error(`no screenshot for ${path.basename(file)}: Chromium gave no frame in two tries`, { cause: again });
     });
   }
 }

@@ -143,18 +143,24 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
     const seen: string[] = [];
     const waiter = processes.make(undefined, seen);
     const held = [await holder.tryAcquire("account-1", 2, 30_000), await holder.tryAcquire("account-1", 2, 30_000)];
-    const waiting = waiter.acquire("account-1", 2, 30_000, { pollMs: 10 });
+    const stop = new AbortController();
+    const waiting = waiter.acquire("account-1", 2, 30_000, { pollMs: 10, signal: stop.signal });
+    waiting.catch(() => undefined); // awaited below; a failed assertion before that stops it instead
     const inserts = () => seen.filter((text) => text.includes("INSERT INTO")).length;
     const reads = () => seen.filter((text) => text.trimStart().startsWith("SELECT")).length;
-    // Its first try wrote once per slot; after that, only reads while nothing is free.
-    await expect.poll(reads, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
-    expect(inserts()).toBe(2);
-    await held[1]!.release();
-    const lease = await waiting;
-    expect(lease.slot).toBe(held[1]!.slot);
-    expect(inserts()).toBe(3);
-    await lease.release();
-    await held[0]!.release();
+    try {
+      // Its first try wrote once per slot; after that, only reads while nothing is free.
+      await expect.poll(reads, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
+      expect(inserts()).toBe(2);
+      await held[1]!.release();
+      const lease = await waiting;
+      expect(lease.slot).toBe(held[1]!.slot);
+      expect(inserts()).toBe(3);
+      await lease.release();
+      await held[0]!.release();
+    } finally {
+      stop.abort(new Error("test over"));
+    }
   });
 
   it("stops waiting when its signal aborts", async () => {

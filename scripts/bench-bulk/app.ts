@@ -5,7 +5,7 @@
  * scripts/bench-bulk-worker.ts).
  */
 import "@shopify/shopify-app-remix/adapters/node";
-import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance, type IntervalHistogram } from "node:perf_hooks";
 import { createBulkJob, getBulkJob } from "../../app/bulk/bulk-jobs.server";
 import { itemsLeft } from "../../app/bulk/item-rows.server";
 import { preflightBulkJob } from "../../app/bulk/preflight.server";
@@ -106,6 +106,9 @@ export async function benchApp(config: BenchAppConfig, options: { work: boolean 
   };
 }
 
+/** The stall histograms' tick (libuv timer period), in every app process of the bench. */
+export const STALL_TICK_MS = 10;
+
 /** What one job run measured in the process that created it (plus the workers' own figures, added by the caller). */
 export type JobFigures = {
   /** The free check the merchant waits for before Start (the preflight page), which reads every order. */
@@ -119,11 +122,14 @@ export type JobFigures = {
   /** Of which the preflight's (this process). */
   preflightCpuMs: number;
   peakRss: number;
-  /** The event loop's delay during the run (the job's items), 99th percentile. */
+  /** The event loop's delay during the run (the job's items), 99th percentile, as the histogram reads it (a 10 ms tick included). */
   loopDelayP99Ms: number;
+  /** The longest gap between two ticks of the stall histograms, as they read it (a 10 ms tick included). */
   loopDelayMaxMs: number;
   /** The longest event-loop stall in each step: the preflight, the job's creation, its run. */
   loopDelayMaxByStepMs: { preflight: number; creation: number; run: number };
+  /** How long stall histograms ran in this process (the workers' are added by the caller). */
+  monitoredMs: number;
   counts: Record<string, number>;
   /** Statements of the Shopify budget in this process (the job's creator; the workers' are added by the caller). */
   budgetStatements: number;
@@ -142,17 +148,24 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
   // Each step's stalls in a histogram of its own (libuv's timer, every 10 ms), one enabled at a time. No timer of the
   // bench's in JavaScript: a 10 ms JS interval costs this machine about 16 ms of CPU per second, counted as the app's;
   // the histogram's native timer about 7 (measured idle, docs/decisions/0210).
-  const delays = { preflight: monitorEventLoopDelay({ resolution: 10 }), creation: monitorEventLoopDelay({ resolution: 10 }), run: monitorEventLoopDelay({ resolution: 10 }) };
+  const delays = { preflight: monitorEventLoopDelay({ resolution: STALL_TICK_MS }), creation: monitorEventLoopDelay({ resolution: STALL_TICK_MS }), run: monitorEventLoopDelay({ resolution: STALL_TICK_MS }) };
   let step: keyof typeof delays = "preflight";
+  // A histogram's first tick after enable() only sets its start, and a stall is recorded at the tick after it. So
+  // each step's histogram is enabled a tick and a bit before the step (the loop idle meanwhile), and the previous
+  // one disabled only then: a stall at a step's end and one at the next step's start are both recorded. The idle
+  // ticks are outside the preflight's and the creation's timings; the run's wall is read by its 250 ms poll anyway.
+  const primed = () => new Promise((resolve) => setTimeout(resolve, STALL_TICK_MS + 2));
+  const monitorStart = performance.now();
   delays[step].enable();
-  // A stall just before a step's end is recorded when the histogram's timer next runs: one pass through the timers
-  // first (about a millisecond; the run's counts it), so it is not lost with the step's histogram.
+  await primed();
   const enter = async (next: keyof typeof delays) => {
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    delays[next].enable();
+    await primed();
     delays[step].disable();
     step = next;
-    delays[step].enable();
   };
+  /** A step's longest stall: its histogram's longest gap between ticks, less the tick's own 10 ms. */
+  const longest = (delay: IntervalHistogram) => Math.max(0, delay.max / 1e6 - STALL_TICK_MS);
   let peakRss = process.memoryUsage.rss();
   const cpuStart = process.cpuUsage();
   const statementsStart = budgetStatements.count;
@@ -178,6 +191,7 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
   const wallMs = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
   delays[step].disable();
+  const monitoredMs = performance.now() - monitorStart;
   const job = (await getBulkJob(app.db, DEMO_SHOP, created.id))!;
   const notLabelled = new Map<string, number>();
   for (const item of job.items) {
@@ -195,7 +209,8 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
     peakRss,
     loopDelayP99Ms: delays.run.percentile(99) / 1e6,
     loopDelayMaxMs: Math.max(...Object.values(delays).map((delay) => delay.max / 1e6)),
-    loopDelayMaxByStepMs: { preflight: delays.preflight.max / 1e6, creation: delays.creation.max / 1e6, run: delays.run.max / 1e6 },
+    loopDelayMaxByStepMs: { preflight: longest(delays.preflight), creation: longest(delays.creation), run: longest(delays.run) },
+    monitoredMs,
     counts: { ...job.counts },
     budgetStatements: budgetStatements.count - statementsStart,
     notLabelled: [...notLabelled],
