@@ -150,7 +150,7 @@ type Run = {
  */
 async function stallMonitorCostMsPerS(): Promise<number> {
   const window = async (histogram: boolean) => {
-    const monitor = monitorEventLoopDelay({ resolution: 10 });
+    const monitor = monitorEventLoopDelay({ resolution: STALL_TICK_MS });
     const before = process.cpuUsage();
     if (histogram) monitor.enable();
     await new Promise((resolve) => setTimeout(resolve, 1000));

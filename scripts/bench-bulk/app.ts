@@ -148,7 +148,8 @@ export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<Job
   // Each step's stalls in a histogram of its own (libuv's timer, every 10 ms), one enabled at a time. No timer of the
   // bench's in JavaScript: a 10 ms JS interval costs this machine about 16 ms of CPU per second, counted as the app's;
   // the histogram's native timer about 7 (measured idle, docs/decisions/0210).
-  const delays = { preflight: monitorEventLoopDelay({ resolution: STALL_TICK_MS }), creation: monitorEventLoopDelay({ resolution: STALL_TICK_MS }), run: monitorEventLoopDelay({ resolution: STALL_TICK_MS }) };
+  const histogram = () => monitorEventLoopDelay({ resolution: STALL_TICK_MS });
+  const delays = { preflight: histogram(), creation: histogram(), run: histogram() };
   let step: keyof typeof delays = "preflight";
   // A histogram's first tick after enable() only sets its start, and a stall is recorded at the tick after it. So
   // each step's histogram is enabled a tick and a bit before the step (the loop idle meanwhile), and the previous
