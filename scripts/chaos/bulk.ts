@@ -8,6 +8,7 @@
 import type { PrismaClient } from "../../app/generated/prisma/client";
 import { DEMO_SHOP_DOMAIN } from "../../app/demo/seed-demo-shop.server";
 import { sleep, type AppProcess } from "./apps";
+import { labelledInFull } from "./count";
 
 export interface BulkPhaseOptions {
   db: PrismaClient;
@@ -17,6 +18,8 @@ export interface BulkPhaseOptions {
   jobSize: number;
   /** Orders already labelled started again in one more job (0: none). */
   againCount: number;
+  /** How many places (locations) an order ships from, from the seed's lines. */
+  shipsFrom: (orderId: string) => number;
   retryRounds: number;
   deadline: number;
   random: () => number;
@@ -139,16 +142,20 @@ export async function runBulkPhase(options: BulkPhaseOptions): Promise<BulkPhase
 
   // Orders already labelled, selected again: reported as such, never bought again.
   if (options.againCount > 0 && Date.now() < options.deadline) {
-    // 500 ids per query: SQLite refuses more than 999 parameters in one statement.
+    // Only orders labelled in full (every place they ship from, no purchase still open): an order labelled at one of
+    // its two locations, the other in review, is rightly reported as a purchase in progress. 500 ids per query: SQLite
+    // refuses more than 999 parameters in one statement.
     const labelled: string[] = [];
     for (let start = 0; start < options.orders.length && labelled.length < options.againCount; start += 500) {
-      const rows = await options.db.label.findMany({
+      const rows = await options.db.purchaseAttempt.findMany({
         where: { shop: DEMO_SHOP_DOMAIN, orderId: { in: options.orders.slice(start, start + 500) } },
-        select: { orderId: true },
-        distinct: ["orderId"],
-        take: options.againCount - labelled.length,
+        select: { orderId: true, status: true, labelId: true, locationId: true },
       });
-      labelled.push(...rows.map((row) => row.orderId));
+      const byOrder = new Map<string, typeof rows>();
+      for (const row of rows) byOrder.set(row.orderId, [...(byOrder.get(row.orderId) ?? []), row]);
+      for (const [orderId, attempts] of byOrder) {
+        if (labelled.length < options.againCount && labelledInFull(attempts, options.shipsFrom(orderId))) labelled.push(orderId);
+      }
     }
     result.againOrders = labelled;
     if (result.againOrders.length > 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countCampaign, failures, orderEnd, type AttemptRow, type BulkItemRow, type CampaignEvidence, type LabelRow } from "./count";
+import { countCampaign, failures, labelledInFull, orderEnd, type AttemptRow, type BulkItemRow, type CampaignEvidence, type LabelRow } from "./count";
 
 const A = "gid://shopify/Order/1";
 const B = "gid://shopify/Order/2";
@@ -241,5 +241,37 @@ describe("countCampaign: the bulk phase", () => {
     bought.paidLabels.push({ id: "s4", customReference: "20261123-004" });
     bought.attempts.push(attempt("a4", C, "20261123-004", "CREATED", { labelId: "l4" }));
     expect(failures(countCampaign(bought))).toEqual(["duplicateLabels=1"]);
+  });
+});
+
+describe("labelledInFull", () => {
+  const attempt = (status: string, labelId: string | null, locationId: string | null = null) => ({ status, labelId, locationId });
+  const PARIS = "gid://shopify/Location/1";
+  const LYON = "gid://shopify/Location/2";
+
+  it("holds an order shipping from one place with its label stored, even after a refused try", () => {
+    expect(labelledInFull([attempt("REJECTED", null), attempt("CREATED", "l1")], 1)).toBe(true);
+  });
+
+  it("does not hold an order without a stored label", () => {
+    expect(labelledInFull([], 1)).toBe(false);
+    expect(labelledInFull([attempt("REJECTED", null)], 1)).toBe(false);
+  });
+
+  it("does not hold an order labelled at one of its two locations, the other in review (the failure CI saw)", () => {
+    expect(labelledInFull([attempt("CREATED", "l1", PARIS), attempt("NEEDS_REVIEW", null, LYON)], 2)).toBe(false);
+  });
+
+  it("does not hold an order labelled at one of its two locations, the other refused or never tried", () => {
+    expect(labelledInFull([attempt("CREATED", "l1", PARIS), attempt("REJECTED", null, LYON)], 2)).toBe(false);
+    expect(labelledInFull([attempt("CREATED", "l1", PARIS)], 2)).toBe(false);
+  });
+
+  it("holds an order labelled at both its locations", () => {
+    expect(labelledInFull([attempt("CREATED", "l1", PARIS), attempt("CREATED", "l2", LYON)], 2)).toBe(true);
+  });
+
+  it("does not hold an order whose purchase still waits for an answer", () => {
+    for (const status of ["PENDING", "UNKNOWN", "NEEDS_REVIEW"]) expect(labelledInFull([attempt("CREATED", "l1"), attempt(status, null)], 1)).toBe(false);
   });
 });

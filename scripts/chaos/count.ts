@@ -330,6 +330,18 @@ export function countCampaign(evidence: CampaignEvidence): Verdict {
   };
 }
 
+/**
+ * Whether an order is labelled in full, so that selecting it again must report "already labelled" and buy nothing:
+ * every place it ships from (`shipsFrom`, from the seed's lines) has a stored label, and no attempt of it still waits
+ * for an answer or a merchant's review. An order labelled at one of its two locations, or with a purchase still open,
+ * is not: a job over it rightly buys the missing label or says a purchase is in progress.
+ */
+export function labelledInFull(attempts: readonly Pick<AttemptRow, "status" | "labelId" | "locationId">[], shipsFrom: number): boolean {
+  if (attempts.some((attempt) => attempt.status !== "CREATED" && attempt.status !== "REJECTED")) return false;
+  const places = new Set(attempts.filter((attempt) => attempt.status === "CREATED" && attempt.labelId).map((attempt) => attempt.locationId ?? ""));
+  return places.size > 0 && places.size >= shipsFrom;
+}
+
 /** The must-be-zero counts that are not 0, as "name=count". */
 export function failures(verdict: Verdict): string[] {
   return MUST_BE_ZERO.filter((name) => verdict[name] !== 0).map((name) => `${name}=${verdict[name]}`);

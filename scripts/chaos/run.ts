@@ -257,7 +257,12 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
     // The app reaches Shopify through an observer that counts throttled answers (the cost bucket at work).
     const shopifyObserver = await startObservingProxy(emulator.url, ['"THROTTLED"', '"MAX_COST_EXCEEDED"']);
     closers.push(() => shopifyObserver.close());
-    const seedOrders = (seed.shops[0]!.orders ?? []).map((order) => ({ id: String(order.id), gid: `gid://shopify/Order/${order.id}` }));
+    const seedOrders = (seed.shops[0]!.orders ?? []).map((order) => ({
+      id: String(order.id),
+      gid: `gid://shopify/Order/${order.id}`,
+      // The places it ships from: a line without a location ships from the shop's own.
+      shipsFrom: new Set(order.lineItems.map((line) => line.locationId ?? 0)).size,
+    }));
     const orders = seedOrders.slice(0, ORDERS);
     // The bulk phase's orders: the next ones, never clicked by the merchants (the seed is generated to hold them all).
     const bulkOrders = seedOrders.slice(ORDERS, ORDERS + BULK_ORDERS);
@@ -479,6 +484,7 @@ async function campaign(kind: "sqlite" | "postgresql"): Promise<{ verdict: Verdi
         orders: bulkOrders.map((order) => order.gid),
         jobSize: BULK_JOB_SIZE,
         againCount: BULK_AGAIN,
+        shipsFrom: (orderId) => bulkOrders.find((order) => order.gid === orderId)?.shipsFrom ?? 1,
         retryRounds: 2,
         deadline,
         random,
