@@ -8,11 +8,16 @@ import { createPrismaClient } from "../db.server";
 import type { Prisma } from "../generated/prisma/client";
 import { createTestDatabaseUrl } from "../../test/helpers/test-db";
 import { createPostgresTestDatabase } from "../../test/helpers/test-postgres";
-import { createSemaphore, type Semaphore } from "./semaphore.server";
+import { createSemaphore, type Semaphore, type SemaphoreLease } from "./semaphore.server";
 import type { PrismaLike } from "./sql.server";
 
-/** `seen`, when given, receives the SQL text of every statement the semaphore sends. */
-type Processes = { make(now?: () => number, seen?: string[]): Semaphore; close(): Promise<void> };
+/**
+ * `seen`, when given, receives the SQL text of every statement the semaphore sends; `around`, when given, runs each
+ * statement (to hold it for a while, or count those in flight).
+ */
+type Around = (text: string, send: () => Promise<unknown>) => Promise<unknown>;
+type Processes = { make(now?: () => number, seen?: string[], around?: Around): Semaphore; close(): Promise<void> };
+const direct: Around = (_text, send) => send();
 
 const SETUPS: { label: string; setup: () => Promise<Processes> }[] = [
   {
@@ -21,14 +26,15 @@ const SETUPS: { label: string; setup: () => Promise<Processes> }[] = [
       const { url, cleanup } = createTestDatabaseUrl();
       const clients: ReturnType<typeof createPrismaClient>[] = [];
       return {
-        make(now, seen) {
+        make(now, seen, around) {
           const prisma = createPrismaClient(url);
           clients.push(prisma);
-          const direct = statements(prisma);
+          const plain = statements(prisma);
+          const run = around ?? direct;
           // The client's own statements, each noted first (Prisma's promise type is all the cast is about).
-          const recorded = seen && ({
-            $queryRaw: (query: Prisma.Sql) => (seen.push(query.text), direct.$queryRaw(query)),
-            $executeRaw: (query: Prisma.Sql) => (seen.push(query.text), direct.$executeRaw(query)),
+          const recorded = (seen || around) && ({
+            $queryRaw: (query: Prisma.Sql) => (seen?.push(query.text), run(query.text, () => plain.$queryRaw(query))),
+            $executeRaw: (query: Prisma.Sql) => (seen?.push(query.text), run(query.text, () => plain.$executeRaw(query))),
           } as unknown as PrismaLike);
           return createSemaphore({ db: recorded || prisma, dialect: "sqlite", now });
         },
@@ -45,11 +51,17 @@ const SETUPS: { label: string; setup: () => Promise<Processes> }[] = [
       const { url, drop } = await createPostgresTestDatabase();
       const pools: pg.Pool[] = [];
       return {
-        make(now, seen) {
+        make(now, seen, around) {
           const pool = new pg.Pool({ connectionString: url, max: 5 });
           pool.on("error", () => undefined);
           pools.push(pool);
-          const recorded = seen && { query: (text: string, values: unknown[]) => (seen.push(text), pool.query(text, values)) };
+          const run = around ?? direct;
+          const recorded = (seen || around) && {
+            query: (text: string, values: unknown[]) => {
+              seen?.push(text);
+              return run(text, () => pool.query(text, values)) as Promise<pg.QueryResult>;
+            },
+          };
           return createSemaphore({ db: recorded || pool, dialect: "postgresql", now });
         },
         async close() {
@@ -170,5 +182,83 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
     const waiting = a.acquire("account-1", 1, 30_000, { signal: controller.signal, pollMs: 10 });
     controller.abort(new Error("job cancelled"));
     await expect(waiting).rejects.toThrow(/job cancelled/);
+  });
+
+  it("waiters of one process share one read of the free slots at a time, and get slots in the order they came", async () => {
+    const holder = processes.make();
+    let reading = 0;
+    let mostAtOnce = 0;
+    let triesDone = 0;
+    // Each read is held 30 ms, three times the poll: waiters polling on their own would overlap their reads.
+    const waiter = processes.make(undefined, undefined, async (text, send) => {
+      if (!text.trimStart().startsWith("SELECT")) return send().finally(() => (triesDone += 1));
+      reading += 1;
+      mostAtOnce = Math.max(mostAtOnce, reading);
+      try {
+        await sleep(30);
+        return await send();
+      } finally {
+        reading -= 1;
+      }
+    });
+    const held = [await holder.tryAcquire("account-1", 2, 30_000), await holder.tryAcquire("account-1", 2, 30_000)];
+    const stop = new AbortController();
+    const order: string[] = [];
+    const waiting: Promise<unknown>[] = [];
+    try {
+      // The first tries both slots, then queues; the others queue behind it without trying (it already waits).
+      for (const name of ["first", "second", "third"]) {
+        const lease = waiter.acquire("account-1", 2, 30_000, { pollMs: 10, signal: stop.signal });
+        waiting.push(lease.then((taken) => (order.push(name), taken)));
+        waiting.at(-1)!.catch(() => undefined);
+        if (name === "first") await expect.poll(() => triesDone, { timeout: 10_000 }).toBe(2);
+      }
+      await sleep(200);
+      await held[0]!.release();
+      const firstLease = (await waiting[0]!) as SemaphoreLease;
+      await held[1]!.release();
+      await waiting[1];
+      await firstLease.release(); // its own process's release: the third gets it without a poll of its own
+      await waiting[2];
+      expect(order).toEqual(["first", "second", "third"]);
+      expect(mostAtOnce).toBe(1);
+    } finally {
+      stop.abort(new Error("test over"));
+    }
+  });
+
+  it("a slot released by its own process goes to that process's waiter at once, not at its next poll", async () => {
+    const a = processes.make();
+    const held = await a.tryAcquire("account-1", 1, 30_000);
+    const stop = new AbortController();
+    // A poll of ten minutes: the test's own timeout ends it long before, unless the release hands the slot over.
+    const waiting = a.acquire("account-1", 1, 30_000, { pollMs: 600_000, signal: stop.signal });
+    waiting.catch(() => undefined);
+    try {
+      await sleep(50);
+      await held!.release();
+      const lease = await waiting;
+      expect(lease.slot).toBe(held!.slot);
+    } finally {
+      stop.abort(new Error("test over"));
+    }
+  });
+
+  it("a waiter that stops leaves the queue, and the one behind it gets the slot", async () => {
+    const [holder, a] = [processes.make(), processes.make()];
+    const held = await holder.tryAcquire("account-1", 1, 30_000);
+    const [leaving, staying] = [new AbortController(), new AbortController()];
+    const first = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: leaving.signal });
+    const second = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: staying.signal });
+    second.catch(() => undefined);
+    try {
+      await sleep(30);
+      leaving.abort(new Error("job cancelled"));
+      await expect(first).rejects.toThrow(/job cancelled/);
+      await held!.release();
+      expect((await second).slot).toBe(held!.slot);
+    } finally {
+      staying.abort(new Error("test over"));
+    }
   });
 });
