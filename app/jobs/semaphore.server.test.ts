@@ -218,7 +218,7 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
       const firstLease = (await waiting[0]!) as SemaphoreLease;
       await held[1]!.release();
       await waiting[1];
-      await firstLease.release(); // its own process's release: the third gets it without a poll of its own
+      await firstLease.release(); // a release of its own process: the third's turn
       await waiting[2];
       expect(order).toEqual(["first", "second", "third"]);
       expect(mostAtOnce).toBe(1);
@@ -245,10 +245,13 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
   });
 
   it("a waiter that stops leaves the queue, and the one behind it gets the slot", async () => {
-    const [holder, a] = [processes.make(), processes.make()];
+    const seen: string[] = [];
+    const [holder, a] = [processes.make(), processes.make(undefined, seen)];
     const held = await holder.tryAcquire("account-1", 1, 30_000);
     const [leaving, staying] = [new AbortController(), new AbortController()];
     const first = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: leaving.signal });
+    // Its first read: it has tried, and waits.
+    await expect.poll(() => seen.some((text) => text.trimStart().startsWith("SELECT")), { timeout: 10_000 }).toBe(true);
     const second = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: staying.signal });
     second.catch(() => undefined);
     try {
@@ -257,8 +260,57 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
       await expect(first).rejects.toThrow(/job cancelled/);
       await held!.release();
       expect((await second).slot).toBe(held!.slot);
+      // The first's try on arrival and the second's slot: no slot taken (and given back) for the one that left, and
+      // the second never tried on its own while the first waited.
+      expect(seen.filter((text) => text.includes("INSERT INTO")).length).toBe(2);
+      expect(seen.filter((text) => text.includes("DELETE FROM")).length).toBe(0);
     } finally {
       staying.abort(new Error("test over"));
+    }
+  });
+
+  it("a waiter that stops while its slot is being tried, the try failing, leaves the next one served", async () => {
+    const holder = processes.make();
+    const [leaving, staying] = [new AbortController(), new AbortController()];
+    let failNextTry = false;
+    const seen: string[] = [];
+    const a = processes.make(undefined, seen, async (text, send) => {
+      if (failNextTry && text.includes("INSERT INTO")) {
+        failNextTry = false;
+        leaving.abort(new Error("job cancelled"));
+        throw new Error("connection reset");
+      }
+      return send();
+    });
+    const held = await holder.tryAcquire("account-1", 1, 30_000);
+    const first = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: leaving.signal });
+    first.catch(() => undefined);
+    await expect.poll(() => seen.some((text) => text.trimStart().startsWith("SELECT")), { timeout: 10_000 }).toBe(true);
+    const second = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: staying.signal });
+    second.catch(() => undefined);
+    try {
+      await sleep(30);
+      failNextTry = true;
+      await held!.release();
+      await expect(first).rejects.toThrow(/job cancelled/);
+      expect((await second).slot).toBe(held!.slot);
+    } finally {
+      staying.abort(new Error("test over"));
+    }
+  });
+
+  it("refuses a limit below 1 even while others wait for the key", async () => {
+    const seen: string[] = [];
+    const [holder, a] = [processes.make(), processes.make(undefined, seen)];
+    await holder.tryAcquire("account-1", 1, 30_000);
+    const stop = new AbortController();
+    const waiting = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: stop.signal });
+    waiting.catch(() => undefined);
+    try {
+      await expect.poll(() => seen.some((text) => text.trimStart().startsWith("SELECT")), { timeout: 10_000 }).toBe(true);
+      await expect(a.acquire("account-1", 0, 30_000)).rejects.toThrow(/limit must be >= 1/);
+    } finally {
+      stop.abort(new Error("test over"));
     }
   });
 });

@@ -61,6 +61,7 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
         const count = await db.execute(sql`DELETE FROM "SemaphoreSlot" WHERE "key" = ${key} AND "slot" = ${slot} AND "holder" = ${holder}`);
         if (count === 1) {
           remember(key, slot);
+          releases.set(key, (releases.get(key) ?? 0) + 1);
           wakers.get(key)?.();
         }
       },
@@ -71,9 +72,13 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
    * Tries `candidates` (every slot below `limit` when absent) until one is taken: the slots this process released
    * first, then the others from a random start (spreading contenders over the slots).
    */
-  async function attempt(key: string, limit: number, leaseMs: number, candidates?: readonly number[]): Promise<SemaphoreLease | null> {
+  function check(key: string, limit: number, leaseMs: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`Semaphore "${key}": limit must be >= 1`);
     if (!Number.isInteger(leaseMs) || leaseMs < 1) throw new Error(`Semaphore "${key}": leaseMs must be >= 1`);
+  }
+
+  async function attempt(key: string, limit: number, leaseMs: number, candidates?: readonly number[]): Promise<SemaphoreLease | null> {
+    check(key, limit, leaseMs);
     const holder = randomUUID();
     const at = now();
     const start = Math.floor(Math.random() * limit);
@@ -106,14 +111,17 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
 
   /**
    * This process's callers waiting for a slot of a key, first come first served, and the one loop per key that reads
-   * the free slots for all of them: one read per poll whatever the number of waiters (decision 0212).
+   * the free slots for all of them: one read per poll whatever the number of waiters (decision 0212). The loop reads
+   * with its first waiter's `limit` and poll: callers of one key are expected to pass the same ones.
    */
   type Waiter = { limit: number; leaseMs: number; pollMs: number; settle(lease: SemaphoreLease | null, error?: unknown): boolean };
   const queues = new Map<string, Waiter[]>();
   /** Per key with a loop running: wakes it at once (a slot of this process was released). */
   const wakers = new Map<string, () => void>();
+  /** Per key, how many slots this process has released: a caller whose first try failed sees one it missed. */
+  const releases = new Map<string, number>();
 
-  function waiterFor(key: string, limit: number, leaseMs: number, pollMs: number, signal?: AbortSignal): Promise<SemaphoreLease> {
+  function waiterFor(key: string, limit: number, leaseMs: number, pollMs: number, signal?: AbortSignal, missedRelease = false): Promise<SemaphoreLease> {
     return new Promise<SemaphoreLease>((resolve, reject) => {
       let settled = false;
       const onAbort = () => {
@@ -140,6 +148,8 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
       queue.push(waiter);
       queues.set(key, queue);
       if (!wakers.has(key)) void pollFor(key);
+      // A slot released while its first try was under way: look now, not a poll later.
+      if (missedRelease) wakers.get(key)?.();
     });
   }
 
@@ -175,7 +185,8 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
           try {
             lease = await attempt(key, waiter.limit, waiter.leaseMs, free);
           } catch (error) {
-            queue.shift();
+            // The waiter may have left meanwhile (aborted): only then is another one first.
+            if (queue[0] === waiter) queue.shift();
             waiter.settle(null, error);
             continue;
           }
@@ -186,6 +197,9 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
           if (!waiter.settle(lease)) await lease.release().catch(() => undefined);
         }
       }
+    } catch (error) {
+      // Not expected (each read and try has its own handling), but no waiter is left waiting on a loop that ended.
+      for (const waiter of queue.splice(0)) waiter.settle(null, error);
     } finally {
       wakers.delete(key);
       if (queue.length > 0) void pollFor(key);
@@ -200,16 +214,18 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
      * them). While all are held, the process's waiters share one read of the free slots per poll and try only those,
      * first come first served; a slot this process releases wakes them at once. A try is a write (on PostgreSQL a
      * failed one still locks the row): trying every slot on every poll cost about 45 INSERTs per label bought on the
-     * bulk bench (decision 0211), and one read per waiter and poll still 11 reads per label (decision 0212).
+     * bulk bench (decision 0211), and one read per waiter and poll still about 12 reads per label (decision 0212).
      */
     async acquire(key, limit, leaseMs, options = {}) {
       options.signal?.throwIfAborted();
+      check(key, limit, leaseMs);
+      const releasesBefore = releases.get(key) ?? 0;
       if (!queues.get(key)?.length) {
         const taken = await attempt(key, limit, leaseMs);
         if (taken) return taken;
         options.signal?.throwIfAborted();
       }
-      return waiterFor(key, limit, leaseMs, options.pollMs ?? 50, options.signal);
+      return waiterFor(key, limit, leaseMs, options.pollMs ?? 50, options.signal, (releases.get(key) ?? 0) !== releasesBefore);
     },
   };
 }
