@@ -244,6 +244,29 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
     }
   });
 
+  it("a slot its own process releases while a caller's first try is under way wakes that caller at once", async () => {
+    let lease: SemaphoreLease | null = null;
+    let releaseDuringNextTry = false;
+    const a = processes.make(undefined, undefined, async (text, send) => {
+      if (!releaseDuringNextTry || !text.includes("INSERT INTO")) return send();
+      releaseDuringNextTry = false;
+      const answer = await send(); // the slot is still held: the try fails
+      await lease!.release(); // released before the caller has queued
+      return answer;
+    });
+    lease = await a.tryAcquire("account-1", 1, 30_000);
+    const stop = new AbortController();
+    releaseDuringNextTry = true;
+    // A poll of ten minutes: the test's own timeout ends it long before, unless the missed release is noticed.
+    const waiting = a.acquire("account-1", 1, 30_000, { pollMs: 600_000, signal: stop.signal });
+    waiting.catch(() => undefined);
+    try {
+      expect((await waiting).slot).toBe(lease!.slot);
+    } finally {
+      stop.abort(new Error("test over"));
+    }
+  });
+
   it("a waiter that stops leaves the queue, and the one behind it gets the slot", async () => {
     const seen: string[] = [];
     const [holder, a] = [processes.make(), processes.make(undefined, seen)];

@@ -219,13 +219,15 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
     async acquire(key, limit, leaseMs, options = {}) {
       options.signal?.throwIfAborted();
       check(key, limit, leaseMs);
+      const pollMs = options.pollMs ?? 50;
+      if (!(pollMs > 0) || !Number.isFinite(pollMs)) throw new Error(`Semaphore "${key}": pollMs must be > 0`);
       const releasesBefore = releases.get(key) ?? 0;
       if (!queues.get(key)?.length) {
         const taken = await attempt(key, limit, leaseMs);
         if (taken) return taken;
         options.signal?.throwIfAborted();
       }
-      return waiterFor(key, limit, leaseMs, options.pollMs ?? 50, options.signal, (releases.get(key) ?? 0) !== releasesBefore);
+      return waiterFor(key, limit, leaseMs, pollMs, options.signal, (releases.get(key) ?? 0) !== releasesBefore);
     },
   };
 }
