@@ -197,12 +197,12 @@ export async function listBulkJobs(db: PrismaClient, shop: string, options: { li
 
 /**
  * Marks the job finished when no item is queued or running: COMPLETED (or kept CANCELLED, with its finish time).
- * Safe to call from every item: each caller counts after its own item's update committed, so the last one sees 0
- * (`counted`: that count, when the caller already made it).
+ * Safe to call from every item: each caller looks after its own item's update committed, so the last one sees none
+ * left (`itemsLeft`: what the caller saw, when it already looked).
  */
-export async function finishJobIfDone(db: PrismaClient | Tx, jobId: string, counted?: number): Promise<boolean> {
-  const remaining = counted ?? (await db.bulkJobItem.count({ where: { jobId, status: { in: [...UNFINISHED_ITEM_STATUSES] } } }));
-  if (remaining > 0) return false;
+export async function finishJobIfDone(db: PrismaClient | Tx, jobId: string, itemsLeft?: boolean): Promise<boolean> {
+  const left = itemsLeft ?? (await db.bulkJobItem.count({ where: { jobId, status: { in: [...UNFINISHED_ITEM_STATUSES] } } })) > 0;
+  if (left) return false;
   const now = new Date();
   const completed = await db.bulkJob.updateMany({ where: { id: jobId, status: "RUNNING" }, data: { status: "COMPLETED", finishedAt: now } });
   await db.bulkJob.updateMany({ where: { id: jobId, status: "CANCELLED", finishedAt: null }, data: { finishedAt: now } });

@@ -63,6 +63,16 @@ export async function settleItem(db: Raw, id: string, status: Exclude<BulkItemSt
   return count === 1;
 }
 
+/**
+ * Whether any of the job's items is still to run (QUEUED or RUNNING): each finished item asks, and stopping at the
+ * first such row is cheaper than counting them all (a COUNT over a 500-item job's index range on every finish).
+ */
+export async function anyItemLeft(db: Raw, jobId: string): Promise<boolean> {
+  const rows = await statements(db).$queryRaw<{ one: number | bigint }[]>`SELECT 1 AS "one" FROM "BulkJobItem"
+    WHERE "jobId" = ${jobId} AND "status" IN (${Prisma.join([...UNFINISHED_ITEM_STATUSES])}) LIMIT 1`;
+  return rows.length > 0;
+}
+
 /** How many of the job's items are still to run (QUEUED or RUNNING). */
 export async function itemsLeft(db: Raw, jobId: string): Promise<number> {
   const rows = await statements(db).$queryRaw<{ left: number | bigint }[]>`SELECT COUNT(*) AS "left" FROM "BulkJobItem"

@@ -35,7 +35,7 @@ import { openOrderDraft } from "./order-draft.server";
 import { blockedReason, type Reason } from "./reasons";
 import { extractServiceMessage } from "../label-service/errors";
 import { serviceFieldProblems } from "../labels/order-edits.server";
-import { claimItem, itemsLeft, readItem, readJob, settleItem, type ItemSettlement } from "./item-rows.server";
+import { anyItemLeft, claimItem, readItem, readJob, settleItem, type ItemSettlement } from "./item-rows.server";
 
 export interface BulkRunDeps {
   db: PrismaClient;
@@ -229,7 +229,7 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
     // The stored order is kept only for the item's next run while it waits (QUEUED); ran, it is cleared.
     await settleItem(db, item.id, status, data, new Date());
     if (status === "QUEUED") return;
-    const left = await itemsLeft(db, bulkJobId);
+    const left = await anyItemLeft(db, bulkJobId);
     await finishJobIfDone(db, bulkJobId, left);
     // Whatever this item's outcome, it may be the job's last: the summaries its labels left are written then.
     if (admin) await flushSummaries(db, admin, run.shop, left);
@@ -363,9 +363,9 @@ export function refusalReason(outcome: Extract<LabelOrderOutcome, { kind: "refus
  * The shop's deferred order summaries: full batches of 25 now, and everything once no item of this job is left to
  * run (the last one to finish writes the rest). Anything missed (a crash in between) is the background pass's.
  */
-async function flushSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, left: number): Promise<void> {
+async function flushSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, itemsLeft: boolean): Promise<void> {
   try {
-    await flushOrderSummaries(db, admin, shop, { all: left === 0 });
+    await flushOrderSummaries(db, admin, shop, { all: !itemsLeft });
   } catch {
     // The summaries stay due; the background pass writes them.
   }

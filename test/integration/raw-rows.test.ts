@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../app/generated/prisma/client";
-import { claimItem, insertItems, itemsLeft, readItem, readJob, settleItem, type NewItem } from "../../app/bulk/item-rows.server";
+import { anyItemLeft, claimItem, insertItems, itemsLeft, readItem, readJob, settleItem, type NewItem } from "../../app/bulk/item-rows.server";
 import {
   accountsLike,
   attemptForFulfillmentOrder,
@@ -201,10 +201,12 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
     expect(await readItem(db, { jobId: job.id, orderId: item.orderId, shop: SHOP })).toEqual(item);
     expect(await readItem(db, { jobId: job.id, orderId: item.orderId, shop: "other.myshopify.com" })).toBeNull();
     expect(await itemsLeft(db, job.id)).toBe(1);
+    expect(await anyItemLeft(db, job.id)).toBe(true);
 
     const started = new Date("2026-11-26T13:00:00.000Z");
     expect(await claimItem(db, item, started)).toBe(true);
     expect(await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: "RUNNING", attempts: 1, startedAt: started });
+    expect(await anyItemLeft(db, job.id)).toBe(true); // RUNNING is still to finish
     // A retryable refusal: queued again, the read kept for the next run, one more refusal counted.
     expect(await settleItem(db, item.id, "QUEUED", { reasonJson: '{"code":"retry_waiting"}', refused: true }, started)).toBe(true);
     expect(await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: "QUEUED", refusals: 1, orderSealed: "sealed", finishedAt: null });
@@ -217,6 +219,7 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
     const row = await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } });
     expect(row).toMatchObject({ status: "LABELLED", attempts: 2, startedAt: started, finishedAt: finished, labelId: "label-7", alreadyLabelled: true, orderSealed: null, orderReadAt: null, reasonJson: null });
     expect(await itemsLeft(db, job.id)).toBe(0);
+    expect(await anyItemLeft(db, job.id)).toBe(false);
   });
 
   it("writes a job's items inside the creation's transaction as createMany writes them (230: three statements)", async () => {
