@@ -8,6 +8,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import { config } from "./config.server";
 import prisma from "./db.server";
 import { installDemoAdminEndpoint } from "./demo/admin-endpoint.server";
+import { installAdminTransport } from "./shopify/admin-transport.server";
 import { databaseKind } from "./db-url";
 import { useShopifyBudget } from "./shopify/admin-client";
 import { createDatabaseShopifyBudget } from "./shopify/budget-store.server";
@@ -16,6 +17,9 @@ import { moduleLogger } from "./observability/logger.server";
 export const API_VERSION = ApiVersion.October26;
 
 const env = config();
+
+// Admin GraphQL documents go through the lean transport (decision 0213); installed before demo mode wraps it.
+installAdminTransport();
 
 if (env.ETIQUETTE_DEMO && env.SHOPIFY_ADMIN_EMULATOR_URL) {
   // Demo only (refused in production by config): the same Admin client code, pointed at the local emulator.

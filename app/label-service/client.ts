@@ -19,6 +19,7 @@ import {
   type LabelServiceOptions,
   type LabelServiceOptionsInput,
 } from "./config";
+import { leanFetch } from "../http/lean-fetch.server";
 import { moduleLogger } from "../observability/logger.server";
 import { labelServiceCall } from "../observability/metrics.server";
 import type { LabelResponse } from "./contract";
@@ -54,7 +55,16 @@ import {
 import { type Semaphore, accountSemaphore } from "./semaphore";
 import { credentialFingerprint, defaultTokenCache, sharedAuthentication, tokenCacheKey, type TokenCache } from "./token-cache";
 
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+/** What one exchange sends: a valid init for the global fetch and for `leanFetch` alike. */
+export interface FetchInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+/** What the client reads of an answer (a fetch Response has it). */
+export type FetchAnswer = Pick<Response, "status" | "ok" | "headers" | "text">;
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchAnswer>;
 
 /** Structured logger; every `data` object is redacted before it is passed on. */
 export interface LabelServiceLogger {
@@ -96,7 +106,7 @@ export interface CreateLabelServiceClientInput {
   environment?: LabelServiceEnvironment;
   account: LabelServiceAccount;
   options?: LabelServiceOptionsInput;
-  /** Defaults to the global fetch. */
+  /** Defaults to `leanFetch` (undici's request, decision 0213). */
   fetch?: FetchLike;
   /** Defaults to a process-wide in-memory cache, shared by every client. */
   tokenCache?: TokenCache;
@@ -237,7 +247,7 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
   const account = labelServiceAccountSchema.parse(input.account);
   const options: LabelServiceOptions = labelServiceOptionsSchema.parse(input.options ?? {});
   const shop = input.shop;
-  const fetchImpl: FetchLike = input.fetch ?? ((url, init) => globalThis.fetch(url, init));
+  const fetchImpl: FetchLike = input.fetch ?? leanFetch;
   const tokenCache = input.tokenCache ?? defaultTokenCache;
   const carrierCache = input.carrierServicesCache ?? defaultCarrierServicesCache;
   const semaphore = input.semaphore ?? accountSemaphore(`${account.baseUrl}|${account.email}`, options.maxConcurrency);
@@ -288,9 +298,9 @@ export function createLabelServiceClient(input: CreateLabelServiceClientInput): 
     const release = await semaphore.acquire();
     const started = now();
     try {
-      const init: RequestInit = { method: spec.method, headers, signal: AbortSignal.timeout(timeoutMs) };
+      const init: FetchInit = { method: spec.method, headers, signal: AbortSignal.timeout(timeoutMs) };
       if (spec.body !== undefined) init.body = JSON.stringify(spec.body);
-      let response: Response;
+      let response: FetchAnswer;
       try {
         response = await fetchImpl(url, init);
       } catch (error) {

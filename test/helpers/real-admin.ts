@@ -1,14 +1,16 @@
 /**
  * The app's real Admin client (shopify-app-remix's `unauthenticated.admin`, i.e. @shopify/shopify-api's GraphQL
- * client), pointed at a running Shopify Admin emulator the same way demo mode does it.
+ * client) on the app's Admin transport, pointed at a running Shopify Admin emulator the same way demo mode does it.
  */
 import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { installDemoAdminEndpoint } from "../../app/demo/admin-endpoint.server";
+import { installAdminTransport } from "../../app/shopify/admin-transport.server";
 import type { PrismaClient } from "../../app/generated/prisma/client";
 
 export async function realAdminFor(emulatorUrl: string, db: PrismaClient, shop: string, accessToken: string) {
+  installAdminTransport(); // as app/shopify.server.ts does, before demo mode wraps it
   installDemoAdminEndpoint(emulatorUrl);
   await db.session.upsert({
     where: { id: `offline_${shop}` },

@@ -1,5 +1,5 @@
 /** A recording fake of fetch for the client's unit tests. */
-import type { FetchLike } from "../client";
+import type { FetchInit, FetchLike } from "../client";
 
 export interface RecordedCall {
   url: string;
@@ -8,7 +8,7 @@ export interface RecordedCall {
   body: unknown;
 }
 
-export type FakeHandler = (call: RecordedCall, index: number, init: RequestInit) => Response | Promise<Response>;
+export type FakeHandler = (call: RecordedCall, index: number, init: FetchInit) => Response | Promise<Response>;
 
 export interface FakeFetch {
   fetch: FetchLike;

@@ -1,0 +1,122 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { leanFetch } from "./lean-fetch.server";
+
+const servers: Server[] = [];
+
+async function serve(handler: (request: IncomingMessage, response: ServerResponse, body: Buffer) => void): Promise<string> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => handler(request, response, Buffer.concat(chunks)));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+describe("leanFetch", () => {
+  it("answers like fetch: status, status text, headers (repeated ones kept), text and json", async () => {
+    const url = await serve((_request, response) => {
+      response.statusCode = 201;
+      response.setHeader("content-type", "application/json; charset=utf-8");
+      response.setHeader("set-cookie", ["a=1", "b=2"]);
+      response.setHeader("x-shopify-api-deprecated-reason", "none");
+      response.end(JSON.stringify({ ok: "déjà" }));
+    });
+    const answer = await leanFetch(`${url}/x`);
+    const reference = await fetch(`${url}/x`);
+    expect({ status: answer.status, statusText: answer.statusText, ok: answer.ok }).toEqual({ status: reference.status, statusText: reference.statusText, ok: reference.ok });
+    expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(answer.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
+    expect(Object.fromEntries(answer.headers.entries())).toMatchObject({ "x-shopify-api-deprecated-reason": "none" });
+    expect(await answer.json()).toEqual(await reference.json());
+    expect(answer.bodyUsed).toBe(true);
+    await expect(answer.text()).rejects.toThrow(TypeError);
+  });
+
+  it("sends the method, headers (from a record, a Headers or pairs) and body as given, with fetch's default content types", async () => {
+    const seen: { method?: string; headers: IncomingMessage["headers"]; body: string }[] = [];
+    const url = await serve((request, response, body) => {
+      seen.push({ method: request.method, headers: request.headers, body: body.toString("utf8") });
+      response.end();
+    });
+    await leanFetch(url, { method: "post", headers: { "X-Token": "t1", "content-type": "application/json" }, body: '{"a":1}' });
+    await leanFetch(url, { method: "POST", headers: new Headers({ "x-token": "t2" }), body: "plain" });
+    await leanFetch(url, { method: "POST", headers: [["x-token", "t3"]], body: new URLSearchParams({ q: "é" }) });
+    await leanFetch(url, { method: "PUT", body: new TextEncoder().encode("octets") });
+    expect(seen.map((one) => [one.method, one.headers["x-token"], one.headers["content-type"], one.body])).toEqual([
+      ["POST", "t1", "application/json", '{"a":1}'],
+      ["POST", "t2", "text/plain;charset=UTF-8", "plain"],
+      ["POST", "t3", "application/x-www-form-urlencoded;charset=UTF-8", "q=%C3%A9"],
+      ["PUT", undefined, undefined, "octets"],
+    ]);
+  });
+
+  it("gives bytes back unchanged", async () => {
+    const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0xfe, 0x80]);
+    const url = await serve((_request, response) => response.end(bytes));
+    const answer = await leanFetch(url);
+    expect(Buffer.from(await answer.arrayBuffer())).toEqual(bytes);
+  });
+
+  it("reads every body at once: a caller that never reads it does not hold the connection", async () => {
+    const ports: number[] = [];
+    const url = await serve((request, response) => {
+      ports.push(request.socket.remotePort!);
+      response.end("x".repeat(100_000));
+    });
+    for (let i = 0; i < 4; i += 1) {
+      const answer = await leanFetch(url);
+      expect(answer.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // One connection, kept alive and reused for every call.
+    expect(new Set(ports).size).toBe(1);
+  });
+
+  it("fails like fetch: a refused connection is a TypeError whose cause has the code", async () => {
+    const url = await serve(() => undefined);
+    servers.pop()!.close();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const error = await leanFetch(url).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe("fetch failed");
+    expect(((error as Error).cause as { code?: string }).code).toBe("ECONNREFUSED");
+  });
+
+  it("an aborted signal rejects with its reason, before the answer and in the body", async () => {
+    const url = await serve((request, response) => {
+      if (request.url === "/slow-body") {
+        response.writeHead(200);
+        response.write("{");
+      }
+    });
+    const aborted = AbortSignal.abort(new Error("gone"));
+    await expect(leanFetch(url, { signal: aborted })).rejects.toThrow("gone");
+    await expect(leanFetch(`${url}/never`, { signal: AbortSignal.timeout(50) })).rejects.toMatchObject({ name: "TimeoutError" });
+    const answer = await leanFetch(`${url}/slow-body`, { signal: AbortSignal.timeout(80) });
+    expect(answer.status).toBe(200);
+    await expect(answer.text()).rejects.toMatchObject({ name: "TimeoutError" });
+  });
+
+  it("a connection lost in the body rejects the read with a TypeError whose cause has the code", async () => {
+    const url = await serve((request, response) => {
+      response.writeHead(200, { "content-length": "50" });
+      response.write("{");
+      setTimeout(() => request.socket.destroy(), 10);
+    });
+    const answer = await leanFetch(url);
+    const error = await answer.text().catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(((error as Error).cause as { code?: string }).code).toBe("UND_ERR_SOCKET");
+  });
+});
