@@ -54,14 +54,39 @@ function plainHeaders(headers: HeadersInit | undefined): Record<string, string> 
   return out;
 }
 
+/**
+ * undici decodes header values as UTF-8; fetch keeps them as byte strings (one character per byte), and `Headers`
+ * refuses characters above U+00FF. A value with anything beyond ASCII is turned back into fetch's byte string.
+ */
+function byteString(value: string): string {
+  return /[^\x00-\x7f]/.test(value) ? Buffer.from(value, "utf8").toString("latin1") : value;
+}
+
 function responseHeaders(raw: Record<string, string | string[] | undefined>): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
-    else headers.append(name, value);
+    if (Array.isArray(value)) for (const one of value) headers.append(name, byteString(one));
+    else headers.append(name, byteString(value));
   }
   return headers;
+}
+
+/**
+ * undici hands an abort to a request only once its connection exists: a connection that hangs (a TLS handshake that
+ * never ends) would hold the caller until the connect timeout. The caller gets the signal's reason at once instead;
+ * undici then drops the request when the connection comes, before writing it.
+ */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(reasonOf(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
+      (error: unknown) => (signal.removeEventListener("abort", onAbort), reject(error)),
+    );
+  });
 }
 
 function reasonOf(signal: AbortSignal | null | undefined): unknown {
@@ -72,7 +97,8 @@ export async function leanFetch(input: string | URL, init: LeanInit = {}): Promi
   const url = typeof input === "string" ? input : input.href;
   const signal = init.signal ?? undefined;
   signal?.throwIfAborted();
-  const headers = plainHeaders(init.headers);
+  // fetch's defaults, which some gateways insist on.
+  const headers: Record<string, string> = { accept: "*/*", "user-agent": "node", ...plainHeaders(init.headers) };
   let body: string | Uint8Array | undefined;
   if (typeof init.body === "string") {
     body = init.body;
@@ -88,7 +114,7 @@ export async function leanFetch(input: string | URL, init: LeanInit = {}): Promi
 
   let answer: Dispatcher.ResponseData;
   try {
-    answer = await request(url, { method: (init.method ?? "GET").toUpperCase() as Dispatcher.HttpMethod, headers, body, signal, dispatcher: pool() });
+    answer = await abortable(request(url, { method: (init.method ?? "GET").toUpperCase() as Dispatcher.HttpMethod, headers, body, signal, dispatcher: pool() }), signal);
   } catch (error) {
     throw reasonOf(signal) ?? new TypeError("fetch failed", { cause: error });
   }

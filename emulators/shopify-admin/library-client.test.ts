@@ -1,12 +1,14 @@
 /**
  * The app talks to Shopify through @shopify/shopify-api's own Admin GraphQL client. This test drives that real
- * client, pointed at the emulator the way demo mode does it (app/demo/admin-endpoint.server.ts), to prove the
- * library accepts the emulator's answers exactly as it accepts Shopify's.
+ * client on the app's Admin transport (app/shopify/admin-transport.server.ts, decision 0213), pointed at the emulator
+ * the way demo mode does it (app/demo/admin-endpoint.server.ts), to prove the library accepts the emulator's answers
+ * exactly as it accepts Shopify's, errors included.
  */
 import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, GraphqlQueryError, HttpResponseError, LogSeverity, Session, shopifyApi } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installDemoAdminEndpoint } from "../../app/demo/admin-endpoint.server";
+import { installAdminTransport } from "../../app/shopify/admin-transport.server";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "./test-helpers";
 
 let t: TestEmulator;
@@ -25,7 +27,9 @@ function client(accessToken = DEMO_TOKEN) {
 }
 
 beforeAll(async () => {
-  t = await startTestEmulator();
+  // A bucket of 50 points: the third 22-point query in a row is THROTTLED.
+  t = await startTestEmulator({ bucket: { size: 50, restoreRate: 1 } });
+  installAdminTransport(); // as app/shopify.server.ts does, before demo mode wraps it
   installDemoAdminEndpoint(t.emulator.url);
 });
 afterAll(async () => {
@@ -49,6 +53,17 @@ describe("@shopify/shopify-api's GraphQL client against the emulator", () => {
     expect((error as GraphqlQueryError).body?.errors).toEqual(
       expect.objectContaining({ graphQLErrors: [expect.objectContaining({ extensions: { code: "undefinedField" } })] }),
     );
+  });
+
+  it("surfaces a THROTTLED answer with its cost extension, for the app to wait it out", async () => {
+    const query = "{ orders(first: 20) { nodes { id } } }"; // 22 points
+    await client().request(query);
+    await client().request(query);
+    const error = await client().request(query).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GraphqlQueryError);
+    const body = (error as GraphqlQueryError).body as { errors?: { graphQLErrors?: { extensions?: { code?: string } }[] }; extensions?: { cost?: { throttleStatus?: unknown } } };
+    expect(body.errors?.graphQLErrors?.[0]?.extensions?.code).toBe("THROTTLED");
+    expect(body.extensions?.cost?.throttleStatus).toEqual(expect.objectContaining({ maximumAvailable: 50, restoreRate: 1 }));
   });
 
   it("reports a wrong token as an HTTP 401", async () => {
