@@ -1,27 +1,19 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { loopbackServers } from "../../test/helpers/loopback";
 import { leanFetch } from "./lean-fetch.server";
 
-const servers: Server[] = [];
+const loopback = loopbackServers();
 
-async function serve(handler: (request: IncomingMessage, response: ServerResponse, body: Buffer) => void): Promise<string> {
-  const server = createServer((request, response) => {
+/** A loopback server whose handler gets the request's body in full. */
+function serve(handler: (request: IncomingMessage, response: ServerResponse, body: Buffer) => void): Promise<string> {
+  return loopback.serve((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => handler(request, response, Buffer.concat(chunks)));
   });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
 
 describe("leanFetch", () => {
   it("answers like fetch: status, status text, headers (repeated ones kept), text and json", async () => {

@@ -3,30 +3,16 @@
  * request) and through Node's own fetch: both must give the same answer, since "nothing was sent" lets a purchase be
  * tried again and "unknown" sends it to reconciliation.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { createServer as createNetServer, type AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { loopbackServers } from "../../test/helpers/loopback";
 import { exampleLabelRequest } from "./__fixtures__/example-request";
 import { fakeJwt } from "./__fixtures__/fake-fetch";
 import { createLabelServiceClient, type FetchLike } from "./client";
 import { Semaphore } from "./semaphore";
 import { InMemoryTokenCache } from "./token-cache";
 
-const servers: Server[] = [];
-
-async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
-  const server = createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+const { serve } = loopbackServers();
 
 const TRANSPORTS: [string, FetchLike | undefined][] = [
   ["the default transport (leanFetch)", undefined],
@@ -48,10 +34,14 @@ const token = fakeJwt({ exp: 2_000_000_000 });
 
 describe.each(TRANSPORTS)("real sockets through %s", (_name, transport) => {
   it("a refused connection is network (nothing sent)", async () => {
-    const url = await serve(() => undefined);
-    const server = servers.pop();
-    await new Promise((resolve) => server?.close(resolve));
-    const result = await clientFor(transport, url).generateLabel(exampleLabelRequest());
+    // A port that was just freed (not port 1: fetch refuses the ports the Fetch standard bars, before connecting).
+    const port = await new Promise<number>((resolve) => {
+      const server = createNetServer().listen(0, "127.0.0.1", () => {
+        const { port: free } = server.address() as AddressInfo;
+        server.close(() => resolve(free));
+      });
+    });
+    const result = await clientFor(transport, `http://127.0.0.1:${port}`).generateLabel(exampleLabelRequest());
     expect(result).toMatchObject({ status: "rejected", error: { kind: "network", code: "ECONNREFUSED" } });
   });
 
