@@ -59,7 +59,7 @@ function plainHeaders(headers: HeadersInit | undefined): Record<string, string> 
  * refuses characters above U+00FF. A value with anything beyond ASCII is turned back into fetch's byte string.
  */
 function byteString(value: string): string {
-  return /[^\x00-\x7f]/.test(value) ? Buffer.from(value, "utf8").toString("latin1") : value;
+  return /[\u0080-\uffff]/.test(value) ? Buffer.from(value, "utf8").toString("latin1") : value;
 }
 
 function responseHeaders(raw: Record<string, string | string[] | undefined>): Headers {

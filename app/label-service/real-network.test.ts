@@ -3,6 +3,7 @@
  * request) and through Node's own fetch: both must give the same answer, since "nothing was sent" lets a purchase be
  * tried again and "unknown" sends it to reconciliation.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { loopbackServers } from "../../test/helpers/loopback";
@@ -74,7 +75,7 @@ describe.each(TRANSPORTS)("real sockets through %s", (_name, transport) => {
     expect(result).toMatchObject({ status: "unknown", error: { kind: "unknown_outcome", code: "TIMEOUT" } });
   });
 
-  function answering(generate: (response: import("node:http").ServerResponse, request: import("node:http").IncomingMessage) => void) {
+  function answering(generate: (response: ServerResponse, request: IncomingMessage) => void) {
     return serve((request, response) => {
       if (request.url === "/authenticate") {
         response.setHeader("content-type", "application/json");
