@@ -38,12 +38,16 @@ describe("leanFetch", () => {
   it("keeps a header that is not ASCII as fetch does (a byte string), instead of failing the answer", async () => {
     const url = await serve((_request, response) => {
       // Written as raw bytes: UTF-8 in one header, Latin-1 in the other (a French service may send either).
-      response.socket!.write("HTTP/1.1 200 OK\r\nx-utf8: cr\xc3\xa9\xc3\xa9e\r\nx-latin1: cr\xe9\xe9e\r\ncontent-length: 2\r\n\r\n{}", "latin1");
+      response.socket!.write(
+        'HTTP/1.1 200 OK\r\nx-utf8: cr\xc3\xa9\xc3\xa9e\r\nx-latin1: cr\xe9\xe9e\r\ncontent-disposition: attachment; filename="\xc3\xa9t\xc3\xa9.pdf"\r\ncontent-length: 2\r\n\r\n{}',
+        "latin1",
+      );
     });
     const answer = await leanFetch(url);
     const reference = await fetch(url);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("x-utf8")).toBe(reference.headers.get("x-utf8"));
+    expect(answer.headers.get("content-disposition")).toBe(reference.headers.get("content-disposition"));
     // Latin-1 bytes are not UTF-8: undici has already replaced them, so only "no failure" can be kept.
     expect(answer.headers.get("x-latin1")).toEqual(expect.any(String));
     expect(await answer.json()).toEqual({});

@@ -56,7 +56,8 @@ function plainHeaders(headers: HeadersInit | undefined): Record<string, string> 
 
 /**
  * undici decodes header values as UTF-8; fetch keeps them as byte strings (one character per byte), and `Headers`
- * refuses characters above U+00FF. A value with anything beyond ASCII is turned back into fetch's byte string.
+ * refuses characters above U+00FF. A value with anything beyond ASCII is turned back into fetch's byte string (the
+ * same as fetch's for UTF-8 bytes; bytes that are not UTF-8 were already replaced by undici and cannot come back).
  */
 function byteString(value: string): string {
   return /[\u0080-\uffff]/.test(value) ? Buffer.from(value, "utf8").toString("latin1") : value;
@@ -64,10 +65,12 @@ function byteString(value: string): string {
 
 function responseHeaders(raw: Record<string, string | string[] | undefined>): Headers {
   const headers = new Headers();
+  // undici itself already gives content-disposition as a byte string when content-length is present: not twice.
+  const asBytes = (name: string, value: string) => (name === "content-disposition" && "content-length" in raw ? value : byteString(value));
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const one of value) headers.append(name, byteString(one));
-    else headers.append(name, byteString(value));
+    if (Array.isArray(value)) for (const one of value) headers.append(name, asBytes(name, one));
+    else headers.append(name, asBytes(name, value));
   }
   return headers;
 }
