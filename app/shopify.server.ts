@@ -18,7 +18,7 @@ export const API_VERSION = ApiVersion.October26;
 
 const env = config();
 
-// Admin GraphQL documents go through the lean transport (decision 0213); installed before demo mode wraps it.
+// Admin GraphQL documents go through the lean transport (decision 0213); demo mode's rewrite wraps it.
 installAdminTransport();
 
 if (env.ETIQUETTE_DEMO && env.SHOPIFY_ADMIN_EMULATOR_URL) {

@@ -6,6 +6,7 @@
  * config.server.ts refuses demo mode when NODE_ENV=production, and nothing here can be reached by a request.
  */
 import { abstractFetch, setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
+import { installAdminTransport } from "../shopify/admin-transport.server";
 
 export function rewriteAdminUrl(input: string, emulatorUrl: string): string {
   const url = new URL(input);
@@ -21,6 +22,9 @@ let installed = false;
 export function installDemoAdminEndpoint(emulatorUrl: string): void {
   if (installed) return;
   installed = true;
+  // The app's Admin transport goes under the rewrite: installed over it, it would take the Admin calls before their
+  // URL is rewritten and send them to the real *.myshopify.com. Installing it here keeps that order for every caller.
+  installAdminTransport();
   const realFetch = abstractFetch;
   setAbstractFetchFunc((input, init) => {
     const href = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;

@@ -40,6 +40,8 @@ export type LeanInit = {
 
 /** One connection pool per origin, kept alive between calls (undici's defaults: the server's keep-alive hint wins). */
 let dispatcher: Dispatcher | undefined;
+/** Bodies are UTF-8, as fetch reads them (a leading byte-order mark dropped). */
+const utf8 = new TextDecoder();
 const pool = () => (dispatcher ??= new Agent({ connect: { timeout: 10_000 } }));
 
 function plainHeaders(headers: HeadersInit | undefined): Record<string, string> {
@@ -144,8 +146,8 @@ export async function leanFetch(input: string | URL, init: LeanInit = {}): Promi
     get bodyUsed() {
       return used;
     },
-    text: async () => new TextDecoder().decode(await take()),
-    json: async () => JSON.parse(new TextDecoder().decode(await take())) as unknown,
+    text: async () => utf8.decode(await take()),
+    json: async () => JSON.parse(utf8.decode(await take())) as unknown,
     arrayBuffer: async () => {
       const view = await take();
       return view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength) as ArrayBuffer;

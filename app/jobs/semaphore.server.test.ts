@@ -74,6 +74,8 @@ const SETUPS: { label: string; setup: () => Promise<Processes> }[] = [
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Until a process's statements (`seen`) include its first read of the free slots: its caller has tried, and waits. */
+const firstRead = (seen: string[]) => expect.poll(() => seen.some((text) => text.trimStart().startsWith("SELECT")), { timeout: 10_000 }).toBe(true);
 
 describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
   let processes: Processes;
@@ -274,7 +276,7 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
     const [leaving, staying] = [new AbortController(), new AbortController()];
     const first = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: leaving.signal });
     // Its first read: it has tried, and waits.
-    await expect.poll(() => seen.some((text) => text.trimStart().startsWith("SELECT")), { timeout: 10_000 }).toBe(true);
+    await firstRead(seen);
     const second = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: staying.signal });
     second.catch(() => undefined);
     try {
@@ -308,7 +310,7 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
     const held = await holder.tryAcquire("account-1", 1, 30_000);
     const first = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: leaving.signal });
     first.catch(() => undefined);
-    await expect.poll(() => seen.some((text) => text.trimStart().startsWith("SELECT")), { timeout: 10_000 }).toBe(true);
+    await firstRead(seen);
     const second = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: staying.signal });
     second.catch(() => undefined);
     try {
@@ -330,7 +332,7 @@ describe.each(SETUPS)("database semaphore on $label", ({ setup }) => {
     const waiting = a.acquire("account-1", 1, 30_000, { pollMs: 10, signal: stop.signal });
     waiting.catch(() => undefined);
     try {
-      await expect.poll(() => seen.some((text) => text.trimStart().startsWith("SELECT")), { timeout: 10_000 }).toBe(true);
+      await firstRead(seen);
       await expect(a.acquire("account-1", 0, 30_000)).rejects.toThrow(/limit must be >= 1/);
     } finally {
       stop.abort(new Error("test over"));

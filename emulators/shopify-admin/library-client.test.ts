@@ -8,7 +8,6 @@ import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, GraphqlQueryError, HttpResponseError, LogSeverity, Session, shopifyApi } from "@shopify/shopify-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installDemoAdminEndpoint } from "../../app/demo/admin-endpoint.server";
-import { installAdminTransport } from "../../app/shopify/admin-transport.server";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "./test-helpers";
 
 let t: TestEmulator;
@@ -29,7 +28,6 @@ function client(accessToken = DEMO_TOKEN) {
 beforeAll(async () => {
   // A bucket of 50 points: the third 22-point query in a row is THROTTLED.
   t = await startTestEmulator({ bucket: { size: 50, restoreRate: 1 } });
-  installAdminTransport(); // as app/shopify.server.ts does, before demo mode wraps it
   installDemoAdminEndpoint(t.emulator.url);
 });
 afterAll(async () => {

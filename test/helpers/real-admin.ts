@@ -6,11 +6,9 @@ import "@shopify/shopify-app-remix/adapters/node";
 import { ApiVersion, AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { installDemoAdminEndpoint } from "../../app/demo/admin-endpoint.server";
-import { installAdminTransport } from "../../app/shopify/admin-transport.server";
 import type { PrismaClient } from "../../app/generated/prisma/client";
 
 export async function realAdminFor(emulatorUrl: string, db: PrismaClient, shop: string, accessToken: string) {
-  installAdminTransport(); // as app/shopify.server.ts does, before demo mode wraps it
   installDemoAdminEndpoint(emulatorUrl);
   await db.session.upsert({
     where: { id: `offline_${shop}` },
