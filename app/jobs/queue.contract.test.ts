@@ -8,9 +8,9 @@ import type { JobContext } from "./types";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);
   }
@@ -233,13 +233,43 @@ describe.each(ADAPTERS)("job queue: $label", ({ setup }) => {
       await queue.recurring("reconcile", { everyMs: 60_000 });
       await queue.start();
     }
+    // A tick that falls due while the previous run is still live is skipped (the next test), so the clock moves only
+    // once the run has settled, not as soon as its handler has returned.
+    const settled = async () => (await queues[0].livePayloads("reconcile", "*")).length === 0;
     await waitFor(() => runs.length === 1, "the first run");
     for (let tick = 1; tick <= 4; tick++) {
+      await waitFor(settled, `run ${tick} to settle`);
       clock += 60_000;
       await waitFor(() => runs.length === tick + 1, `run ${tick + 1}`);
     }
     await sleep(400); // many polls by both instances at the same (fake) time
     expect(runs).toHaveLength(5);
+  });
+
+  it("skips a recurring tick that falls due while the previous run is still running", async () => {
+    let clock = Date.UTC(2026, 10, 26);
+    const now = () => clock;
+    const runs: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A lease longer than the clock's jump: otherwise the held run's lease would look expired and be taken again.
+    const queue = await adapter.makeQueue({ now, leaseMs: 10 * 60_000 });
+    await queue.work("reconcile", async () => {
+      runs.push(clock);
+      if (runs.length === 1) await held;
+    });
+    await queue.recurring("reconcile", { everyMs: 60_000 });
+    await queue.start();
+    await waitFor(() => runs.length === 1, "the first run");
+    clock += 60_000; // due while the first run holds
+    await sleep(400);
+    release();
+    await waitFor(async () => (await queue.livePayloads("reconcile", "*")).length === 0, "the first run to settle");
+    await sleep(400);
+    expect(runs).toEqual([Date.UTC(2026, 10, 26)]);
+    clock += 60_000; // the next interval runs as usual
+    await waitFor(() => runs.length === 2, "the next interval's run");
+    expect(runs[1]).toBe(clock);
   });
 
   it("stop() takes no new job and waits for the running handler", async () => {
