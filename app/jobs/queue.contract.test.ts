@@ -235,7 +235,7 @@ describe.each(ADAPTERS)("job queue: $label", ({ setup }) => {
     }
     // A tick that falls due while the previous run is still live is skipped (the next test), so the clock moves only
     // once the run has settled, not as soon as its handler has returned.
-    const settled = async () => (await queues[0].livePayloads("reconcile", "*")).length === 0;
+    const settled = async () => (await queues[0]!.livePayloads("reconcile", "*")).length === 0;
     await waitFor(() => runs.length === 1, "the first run");
     for (let tick = 1; tick <= 4; tick++) {
       await waitFor(settled, `run ${tick} to settle`);
