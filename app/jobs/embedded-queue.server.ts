@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { pacedChunks } from "../event-loop";
 import { errorFields, moduleLogger } from "../observability/logger.server";
 import { joinSql, rawSql, sql, sqlRunner, type Dialect, type SqlTarget } from "./sql.server";
-import { claimDueTick, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
+import { createTickClaimer, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
 import {
   checkJob,
   DEFAULT_RETRY_BACKOFF_MS,
@@ -90,6 +90,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const db = sqlRunner(config.db, dialect);
   const now = config.now ?? Date.now;
   const recurring = new Map<string, RecurringOptions>();
+  const claimTick = createTickClaimer(db);
   let lastSweepAt = Number.NEGATIVE_INFINITY;
   let lastPurgeAt = Number.NEGATIVE_INFINITY;
   const reportError = config.onError ?? ((error: unknown) => moduleLogger("jobs").error(errorFields(error), "embedded queue error"));
@@ -119,7 +120,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
         RETURNING "id"`);
       for (const row of written) inserted.add(row.id);
     }
-    if (inserted.size > 0 && !options.tx) loop.wake();
+    if (inserted.size > 0 && !options.tx) loop.wake(name);
     return rows.map((row) => (inserted.has(row.id) ? row.id : null));
   }
 
@@ -170,7 +171,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
       // Whether a pass last run at `last` is due again (a clock that went back counts as due).
       const due = (last: number, everyMs: number) => at - last >= everyMs || at < last;
       // A job whose last allowed attempt lost its lease (its worker died) ends failed instead of staying active. Swept
-      // at most once a second: a busy worker polls after every finished job, and a lease is far longer than that.
+      // at most once a second (a lease is far longer than that), whatever the poll interval a queue was given.
       if (due(lastSweepAt, SWEEP_EVERY_MS)) {
         lastSweepAt = at;
         await db.execute(sql`UPDATE "Job" SET "state" = 'failed', "activeKey" = NULL, "finishedAtMs" = ${BigInt(at)},
@@ -188,7 +189,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
         }
       }
       for (const [name, options] of recurring) {
-        if (await claimDueTick(db, name, at)) {
+        if (await claimTick(name, at)) {
           await enqueue(name, { shop: options.shop ?? "*", payload: options.payload ?? null }, { singletonKey: RECURRING_SINGLETON_KEY, retryLimit: 0 });
         }
       }

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import PgBoss from "pg-boss";
 import pg from "pg";
 import { errorFields, moduleLogger } from "../observability/logger.server";
-import { claimDueTick, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
+import { createTickClaimer, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
 import { rawSql, sql, sqlRunner, type PgLike, type PrismaLike } from "./sql.server";
 import {
   checkJob,
@@ -81,6 +81,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
   });
   boss.on("error", onError);
   const recurring = new Map<string, RecurringOptions>();
+  const claimTick = createTickClaimer(db);
   const queues = new Set<string>();
   const tokens = new Map<string, string>(); // job id -> started_on of our claim (the fencing token)
   let bossStarted: Promise<unknown> | undefined;
@@ -146,7 +147,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
     const id = options.tx
       ? await enqueueWith(executorOf(options.tx), name, stored, options, retryLimit)
       : await inTransaction((run) => enqueueWith(run, name, stored, options, retryLimit));
-    if (id && !options.tx) loop.wake();
+    if (id && !options.tx) loop.wake(name);
     return id ?? null;
   }
 
@@ -202,7 +203,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
     const ids = options.tx
       ? await enqueueManyWith(executorOf(options.tx), name, stored, options, retryLimit)
       : await inTransaction((run) => enqueueManyWith(run, name, stored, options, retryLimit));
-    if (!options.tx && ids.some((id) => id !== null)) loop.wake();
+    if (!options.tx && ids.some((id) => id !== null)) loop.wake(name);
     return ids;
   }
 
@@ -273,7 +274,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
     },
     async tick() {
       for (const [name, options] of recurring) {
-        if (await claimDueTick(db, name, now())) {
+        if (await claimTick(name, now())) {
           await enqueue(name, { shop: options.shop ?? "*", payload: options.payload ?? null }, { singletonKey: RECURRING_SINGLETON_KEY, retryLimit: 0 });
         }
       }

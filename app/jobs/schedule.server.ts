@@ -12,10 +12,26 @@ export async function ensureSchedule(db: SqlRunner, name: string, everyMs: numbe
     ON CONFLICT ("name") DO UPDATE SET "intervalMs" = excluded."intervalMs"`);
 }
 
-/** True when this instance won the tick due at or before `now` (and moved the next one `intervalMs` ahead). */
-export async function claimDueTick(db: SqlRunner, name: string, now: number): Promise<boolean> {
-  // The cast types the parameter: PostgreSQL would take it as an integer from "intervalMs" and refuse a clock in ms.
-  const rows = await db.query<{ name: string }>(sql`UPDATE "JobSchedule" SET "nextRunMs" = CAST(${BigInt(now)} AS BIGINT) + "intervalMs"
-    WHERE "name" = ${name} AND "nextRunMs" <= ${BigInt(now)} RETURNING "name"`);
-  return rows.length === 1;
+/** Whether this instance won the tick of `name` due at or before `now`. */
+export type TickClaimer = (name: string, now: number) => Promise<boolean>;
+
+/**
+ * One instance's claimer of recurring ticks (decision 0214). A claim moves the stored next time to `now + interval`,
+ * where `now` is at least the time it replaces, so the stored time only ever moves forward: a time read once is a
+ * lower bound for good, and before it no tick can be due. The claimer keeps the time it last saw per name (the one
+ * it set when it won, else the stored one, read once after a lost claim) and runs no statement before it; the queue
+ * polls every half second, so without this each poll was one UPDATE per recurring name.
+ */
+export function createTickClaimer(db: SqlRunner): TickClaimer {
+  const notBefore = new Map<string, number>();
+  return async (name, now) => {
+    if (now < (notBefore.get(name) ?? Number.NEGATIVE_INFINITY)) return false;
+    // The cast types the parameter: PostgreSQL would take it as an integer from "intervalMs" and refuse a clock in ms.
+    const won = await db.query<{ next: bigint | number | string }>(sql`UPDATE "JobSchedule" SET "nextRunMs" = CAST(${BigInt(now)} AS BIGINT) + "intervalMs"
+      WHERE "name" = ${name} AND "nextRunMs" <= ${BigInt(now)} RETURNING "nextRunMs" AS "next"`);
+    const next = won[0] ?? (await db.query<{ next: bigint | number | string }>(sql`SELECT "nextRunMs" AS "next" FROM "JobSchedule" WHERE "name" = ${name}`))[0];
+    if (next) notBefore.set(name, Number(next.next));
+    else notBefore.delete(name);
+    return won.length === 1;
+  };
 }

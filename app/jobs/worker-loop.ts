@@ -50,7 +50,8 @@ export class WorkerLoop {
   private started = false;
   private stopping = false;
   private polling: Promise<void> | undefined;
-  private pollAgain = false;
+  /** What the next poll covers: "all" (the store's tick and every name), or only these names. */
+  private pending: Set<string> | "all" | undefined;
 
   constructor(
     private readonly store: JobStore,
@@ -70,30 +71,40 @@ export class WorkerLoop {
     this.wake();
   }
 
-  /** Polls now (after an enqueue or a finished job) instead of waiting for the next interval. */
-  wake(): void {
+  /**
+   * Polls now instead of waiting for the next interval. With a name (a job of that name was enqueued here, or one of
+   * its handlers finished), only that name is claimed: the store's tick (recurring runs, sweeps) and the other names
+   * keep their interval, so a busy queue does not run them after every job (decision 0214). Without one, a full poll.
+   * A wake during a poll is served right after it.
+   */
+  wake(name?: string): void {
     if (!this.started || this.stopping) return;
-    if (this.polling) {
-      this.pollAgain = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.polling = this.poll().finally(() => {
+    if (name === undefined) this.pending = "all";
+    else if (!this.registrations.has(name)) return; // another instance runs it
+    else if (this.pending === undefined) this.pending = new Set([name]);
+    else if (this.pending !== "all") this.pending.add(name);
+    if (!this.polling) this.drain();
+  }
+
+  private drain(): void {
+    const scope = this.pending;
+    this.pending = undefined;
+    if (!scope) return;
+    // The interval's timer counts from the last full poll; polls of one name leave it running.
+    if (scope === "all") clearTimeout(this.timer);
+    this.polling = this.poll(scope).finally(() => {
       this.polling = undefined;
       if (this.stopping) return;
-      if (this.pollAgain) {
-        this.pollAgain = false;
-        this.wake();
-      } else {
-        this.timer = setTimeout(() => this.wake(), this.options.pollMs);
-      }
+      if (scope === "all") this.timer = setTimeout(() => this.wake(), this.options.pollMs);
+      this.drain();
     });
   }
 
-  private async poll(): Promise<void> {
+  private async poll(scope: Set<string> | "all"): Promise<void> {
     try {
-      await this.store.tick();
+      if (scope === "all") await this.store.tick();
       for (const [name, registration] of this.registrations) {
+        if (scope !== "all" && !scope.has(name)) continue;
         const free = registration.concurrency - registration.running;
         if (free <= 0 || this.stopping) continue;
         const jobs = await this.store.claim(name, free, this.options.leaseMs);
@@ -132,7 +143,7 @@ export class WorkerLoop {
     })().finally(() => {
       registration.running -= 1;
       this.running.delete(entry);
-      this.wake();
+      this.wake(job.name);
     });
     this.running.add(entry);
   }

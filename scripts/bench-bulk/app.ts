@@ -1,7 +1,7 @@
 /**
  * The app's side of the bulk bench, as one app process wires it in production: the database's Shopify budget
  * (decision 0180), the database semaphore for the label service, the queue chosen by the database URL with its
- * default polling, the bulk item handler. Used in-process (SQLite) and by each worker process (PostgreSQL,
+ * default polling, every job handler and the recurring passes (startJobQueue, as at boot). Used in-process (SQLite) and by each worker process (PostgreSQL,
  * scripts/bench-bulk-worker.ts).
  */
 import "@shopify/shopify-app-remix/adapters/node";
@@ -15,9 +15,9 @@ import { createPrismaClient } from "../../app/db.server";
 import { statements } from "../../app/db-direct.server";
 import { databaseKind } from "../../app/db-url";
 import type { PrismaClient } from "../../app/generated/prisma/client";
-import { bulkLabelItemJob } from "../../app/jobs/handlers/bulk-label-item.job";
+import { reconcileTimings } from "../../app/config.server";
 import { createJobQueue } from "../../app/jobs/index.server";
-import { registerJobs } from "../../app/jobs/registry";
+import { startJobQueue } from "../../app/jobs/start.server";
 import { createSemaphore } from "../../app/jobs/semaphore.server";
 import type { JobQueue } from "../../app/jobs/types";
 import { createLabelServiceClient } from "../../app/label-service";
@@ -83,18 +83,25 @@ export async function benchApp(config: BenchAppConfig, options: { work: boolean 
     settings,
     service: async () => service,
   });
-  const queue = createJobQueue({ databaseUrl: config.databaseUrl, prisma: db, onError: (error) => console.error(error) });
-  if (options.work) {
-    await registerJobs(queue, [
-      bulkLabelItemJob({
-        db,
-        semaphore: createSemaphore({ db, dialect }),
-        maxConcurrency: config.concurrency,
-        contextFor: async (_shop, frozen) => context(frozen.environment, frozen.settings),
-      }),
-    ]);
-  }
-  await queue.start();
+  const onError = (error: unknown) => console.error(error);
+  // A working process starts its queue as the app's boot does (app/jobs/boot.server.ts): every job registered and the
+  // recurring passes (reconciler, pending items, sweeper, retention) scheduled, so their polling is counted too.
+  const queue = options.work
+    ? await startJobQueue({
+        databaseUrl: config.databaseUrl,
+        prisma: db,
+        reconcileIntervalMs: reconcileTimings().intervalMs,
+        reconciler: { db, serviceFor: async () => service, adminFor: async () => admin, notifyCustomerFor: async () => DEMO_SHIPPING_SETTINGS.notifyCustomer },
+        bulk: {
+          db,
+          semaphore: createSemaphore({ db, dialect }),
+          maxConcurrency: config.concurrency,
+          contextFor: async (_shop, frozen) => context(frozen.environment, frozen.settings),
+        },
+        onError,
+      })
+    : createJobQueue({ databaseUrl: config.databaseUrl, prisma: db, onError });
+  if (!options.work) await queue.start();
   return {
     db,
     queue,

@@ -1,0 +1,96 @@
+/**
+ * What a poll covers (decision 0214): a finished job's poll claims only its own name; the store's tick (recurring
+ * runs, sweeps) and the other names keep their interval, even while one name's jobs finish one after another.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { WorkerLoop, type ClaimedJob, type JobStore } from "./worker-loop";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/** An in-memory store with jobs waiting per name; each call takes a turn of the event loop, as a database call does. */
+class FakeStore implements JobStore {
+  readonly waiting = new Map<string, number>();
+  readonly log: string[] = [];
+  private next = 0;
+
+  async claim(name: string, limit: number): Promise<ClaimedJob[]> {
+    await new Promise((resolve) => setImmediate(resolve));
+    this.log.push(`claim:${name}`);
+    const count = Math.min(limit, this.waiting.get(name) ?? 0);
+    this.waiting.set(name, (this.waiting.get(name) ?? 0) - count);
+    return Array.from({ length: count }, () => ({ id: String(++this.next), name, shop: "s", payload: null, attempt: 1, maxAttempts: 1, backoffMs: 0, token: "" }));
+  }
+  async renew(): Promise<boolean> {
+    return true;
+  }
+  async settle(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  async tick(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    this.log.push("tick");
+  }
+}
+
+describe("the worker loop's polls", () => {
+  let loop: WorkerLoop | undefined;
+  afterEach(async () => loop?.stop(0));
+
+  it("claims only the finished job's name after it, and ticks with every full poll", async () => {
+    const store = new FakeStore();
+    store.waiting.set("item", 40);
+    const ran: string[] = [];
+    loop = new WorkerLoop(store, { pollMs: 60_000, leaseMs: 60_000, onError: (error) => expect.fail(String(error)) });
+    loop.register("item", async () => void ran.push("item"), 1);
+    loop.register("other", async () => void ran.push("other"), 1);
+    loop.start();
+    await waitFor(() => ran.length === 40, "the 40 items");
+    await sleep(20);
+    const ticks = store.log.filter((entry) => entry === "tick").length;
+    // One full poll (at start; the next is a minute away): one tick, one claim of "other".
+    expect(ticks).toBe(1);
+    expect(store.log.filter((entry) => entry === "claim:other")).toHaveLength(1);
+    // Every finished item claimed "item" again, on its own.
+    expect(store.log.filter((entry) => entry === "claim:item").length).toBeGreaterThanOrEqual(40);
+  });
+
+  it("still runs the tick and the other names on their interval while one name's jobs keep finishing", async () => {
+    const store = new FakeStore();
+    store.waiting.set("item", Number.MAX_SAFE_INTEGER);
+    let items = 0;
+    let otherRan = false;
+    loop = new WorkerLoop(store, { pollMs: 50, leaseMs: 60_000, onError: (error) => expect.fail(String(error)) });
+    loop.register("item", async () => void (items += 1), 2);
+    loop.register("other", async () => void (otherRan = true), 1);
+    loop.start();
+    await waitFor(() => items > 0, "the first items");
+    // Written behind the loop's back (as another instance would): only a full poll finds it.
+    store.waiting.set("other", 1);
+    const ticksBefore = store.log.filter((entry) => entry === "tick").length;
+    await waitFor(() => otherRan, "the other name's job, while items keep finishing");
+    expect(store.log.filter((entry) => entry === "tick").length).toBeGreaterThan(ticksBefore);
+    const itemsThen = items;
+    await waitFor(() => items > itemsThen, "items still running");
+  });
+
+  it("a wake for a name it does not run polls nothing", async () => {
+    const store = new FakeStore();
+    loop = new WorkerLoop(store, { pollMs: 60_000, leaseMs: 60_000, onError: (error) => expect.fail(String(error)) });
+    loop.register("item", async () => undefined, 1);
+    loop.start();
+    await waitFor(() => store.log.length === 2, "the first full poll");
+    loop.wake("someone-else's");
+    loop.wake("item");
+    await waitFor(() => store.log.length === 3, "the item's poll");
+    await sleep(20);
+    expect(store.log).toEqual(["tick", "claim:item", "claim:item"]);
+  });
+});
