@@ -120,7 +120,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
         RETURNING "id"`);
       for (const row of written) inserted.add(row.id);
     }
-    if (inserted.size > 0 && !options.tx) loop.wake(name);
+    if (inserted.size > 0 && !options.tx && !options.delayMs) loop.wake(name); // a delayed job: the poll after its delay
     return rows.map((row) => (inserted.has(row.id) ? row.id : null));
   }
 
@@ -189,7 +189,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
         }
       }
       for (const [name, options] of recurring) {
-        if (await claimTick(name, at)) {
+        if (await claimTick(name, at, options.everyMs)) {
           await enqueue(name, { shop: options.shop ?? "*", payload: options.payload ?? null }, { singletonKey: RECURRING_SINGLETON_KEY, retryLimit: 0 });
         }
       }

@@ -147,7 +147,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
     const id = options.tx
       ? await enqueueWith(executorOf(options.tx), name, stored, options, retryLimit)
       : await inTransaction((run) => enqueueWith(run, name, stored, options, retryLimit));
-    if (id && !options.tx) loop.wake(name);
+    if (id && !options.tx && !options.delayMs) loop.wake(name); // a delayed job: the poll after its delay
     return id ?? null;
   }
 
@@ -203,7 +203,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
     const ids = options.tx
       ? await enqueueManyWith(executorOf(options.tx), name, stored, options, retryLimit)
       : await inTransaction((run) => enqueueManyWith(run, name, stored, options, retryLimit));
-    if (!options.tx && ids.some((id) => id !== null)) loop.wake(name);
+    if (!options.tx && !options.delayMs && ids.some((id) => id !== null)) loop.wake(name);
     return ids;
   }
 
@@ -274,7 +274,7 @@ export function createPgBossQueue(config: PgBossQueueConfig): JobQueue {
     },
     async tick() {
       for (const [name, options] of recurring) {
-        if (await claimTick(name, now())) {
+        if (await claimTick(name, now(), options.everyMs)) {
           await enqueue(name, { shop: options.shop ?? "*", payload: options.payload ?? null }, { singletonKey: RECURRING_SINGLETON_KEY, retryLimit: 0 });
         }
       }

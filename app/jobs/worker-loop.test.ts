@@ -88,9 +88,63 @@ describe("the worker loop's polls", () => {
     loop.start();
     await waitFor(() => store.log.length === 2, "the first full poll");
     loop.wake("someone-else's");
+    await sleep(20);
     loop.wake("item");
-    await waitFor(() => store.log.length === 3, "the item's poll");
+    await waitFor(() => store.log.length >= 3, "the item's poll");
     await sleep(20);
     expect(store.log).toEqual(["tick", "claim:item", "claim:item"]);
+  });
+
+  it("serves wakes that come during a poll right after it: one name, then a full poll", async () => {
+    const store = new FakeStore();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const tick = store.tick.bind(store);
+    let ticks = 0;
+    store.tick = async () => {
+      ticks += 1;
+      if (ticks === 1) await held; // the first full poll is held in its tick
+      await tick();
+    };
+    loop = new WorkerLoop(store, { pollMs: 60_000, leaseMs: 60_000, onError: (error) => expect.fail(String(error)) });
+    loop.register("item", async () => undefined, 1);
+    loop.register("other", async () => undefined, 1);
+    loop.start();
+    await sleep(10);
+    loop.wake("other"); // during the held full poll: served after it
+    loop.wake("other");
+    release();
+    await waitFor(() => store.log.length >= 4, "the full poll and the name's poll");
+    await sleep(20);
+    expect(store.log).toEqual(["tick", "claim:item", "claim:other", "claim:other"]);
+    // A full wake during a name's poll: the full poll runs after it.
+    loop.wake("item");
+    loop.wake();
+    await waitFor(() => store.log.length >= 8, "the name's poll and the full poll");
+    await sleep(20);
+    expect(store.log.slice(4)).toEqual(["claim:item", "tick", "claim:item", "claim:other"]);
+  });
+
+  it("polls nothing once stopped, even with a wake pending", async () => {
+    const store = new FakeStore();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const tick = store.tick.bind(store);
+    store.tick = async () => {
+      await held;
+      await tick();
+    };
+    loop = new WorkerLoop(store, { pollMs: 10, leaseMs: 60_000, onError: (error) => expect.fail(String(error)) });
+    loop.register("item", async () => undefined, 1);
+    loop.start();
+    await sleep(10);
+    loop.wake("item");
+    loop.wake();
+    const stopped = loop.stop(0);
+    release();
+    await stopped;
+    await sleep(50);
+    // The poll under way finishes its tick but claims nothing; the pending wakes never run.
+    expect(store.log).toEqual(["tick"]);
   });
 });
