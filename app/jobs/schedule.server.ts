@@ -25,15 +25,18 @@ export type TickClaimer = (name: string, now: number, everyMs: number) => Promis
  * interval ahead is not trusted (the row was lowered by hand, or written by an instance whose clock ran ahead): the
  * claimer asks the database, as it did before.
  */
+/** A stored next time as the drivers return a BIGINT (libSQL a bigint or number, pg a string). */
+type NextRow = { next: bigint | number | string };
+
 export function createTickClaimer(db: SqlRunner): TickClaimer {
   const notBefore = new Map<string, number>();
   return async (name, now, everyMs) => {
     const kept = notBefore.get(name);
     if (kept !== undefined && now < kept && kept - now <= everyMs) return false;
     // The cast types the parameter: PostgreSQL would take it as an integer from "intervalMs" and refuse a clock in ms.
-    const won = await db.query<{ next: bigint | number | string }>(sql`UPDATE "JobSchedule" SET "nextRunMs" = CAST(${BigInt(now)} AS BIGINT) + "intervalMs"
+    const won = await db.query<NextRow>(sql`UPDATE "JobSchedule" SET "nextRunMs" = CAST(${BigInt(now)} AS BIGINT) + "intervalMs"
       WHERE "name" = ${name} AND "nextRunMs" <= ${BigInt(now)} RETURNING "nextRunMs" AS "next"`);
-    const next = won[0] ?? (await db.query<{ next: bigint | number | string }>(sql`SELECT "nextRunMs" AS "next" FROM "JobSchedule" WHERE "name" = ${name}`))[0];
+    const next = won[0] ?? (await db.query<NextRow>(sql`SELECT "nextRunMs" AS "next" FROM "JobSchedule" WHERE "name" = ${name}`))[0];
     if (next) notBefore.set(name, Number(next.next));
     else notBefore.delete(name);
     return won.length === 1;

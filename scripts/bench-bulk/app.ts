@@ -1,8 +1,8 @@
 /**
  * The app's side of the bulk bench, as one app process wires it in production: the database's Shopify budget
  * (decision 0180), the database semaphore for the label service, the queue chosen by the database URL with its
- * default polling, every job handler and the recurring passes (startJobQueue, as at boot). Used in-process (SQLite) and by each worker process (PostgreSQL,
- * scripts/bench-bulk-worker.ts).
+ * default polling, every job handler and the recurring passes (startJobQueue, as at boot). Used in-process (SQLite)
+ * and by each worker process (PostgreSQL, scripts/bench-bulk-worker.ts).
  */
 import "@shopify/shopify-app-remix/adapters/node";
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from "node:perf_hooks";
