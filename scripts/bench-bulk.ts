@@ -15,8 +15,9 @@
  * concurrency, N the orders and c the Shopify points spent per order in that run; their ratio (target ≤ 1.15); how busy
  * the app kept the service (purchases in flight over time, GET /__admin/stats);
  * points requested and spent per label and per operation (counted by the emulator, GET /__admin/costs, so the app
- * does not pay for the counting); the app's CPU time as a share of wall time (target < 2 %), peak RSS and the
- * event loop's delay; the emulators' own CPU time (on a loaded machine, their CPU decides how close a run can get).
+ * does not pay for the counting); the app's CPU time as a share of wall time (target < 2 %), and per label against
+ * the ideal label's (scripts/bench-bulk/ideal.ts, measured first: the least a label can cost on this machine) and
+ * against what the target allows; peak RSS and the event loop's delay; the emulators' own CPU time (on a loaded machine, their CPU decides how close a run can get).
  * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS ("300-800"),
  * LABEL_SERVICE_MAX_CONCURRENCY (default 4); BENCH_CPU_PROF, a folder for the app processes' CPU profiles. Nothing here asserts a figure.
  */
@@ -30,6 +31,7 @@ import { DEFAULT_SEED_FILE } from "../emulators/shopify-admin/server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
 import { createPostgresTestDatabase } from "../test/helpers/test-postgres";
 import { STALL_TICK_MS, type BenchAppConfig, type JobFigures } from "./bench-bulk/app";
+import { measureIdealLabelCpu, type IdealFigures } from "./bench-bulk/ideal";
 import { generatePostgresClient, POSTGRES_ALIAS_HOOK, POSTGRES_CLIENT_DIR } from "./bench-bulk/postgres-client";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -257,7 +259,16 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
   }
 }
 
-function report(run: Run, settings: Settings, monitorMsPerS: number): void {
+/** The ideal label's CPU (ideal.ts) on a seed order that the bench labels, `concurrency` at a time: the quietest of three runs. */
+async function idealLabelCpu(concurrency: number): Promise<IdealFigures> {
+  const seed = JSON.parse(readFileSync(DEFAULT_SEED_FILE, "utf8")) as { shops: { orders: SeedOrder[] }[] };
+  const order = seed.shops[0]!.orders.find((candidate) => candidate.number === READY_NUMBERS[0])!;
+  const runs: IdealFigures[] = [];
+  for (let i = 0; i < 3; i++) runs.push(await measureIdealLabelCpu({ labels: 300, concurrency, orderLine: JSON.stringify(order) }));
+  return runs.reduce((quietest, run) => (run.cpuMsPerLabel < quietest.cpuMsPerLabel ? run : quietest));
+}
+
+function report(run: Run, { settings, monitorMsPerS, ideal }: { settings: Settings; monitorMsPerS: number; ideal: IdealFigures }): void {
   const bucket = PLAN_BUCKETS[run.plan]!;
   const { figures } = run;
   const labelled = Math.max(1, figures.counts.labelled ?? 0);
@@ -292,6 +303,12 @@ function report(run: Run, settings: Settings, monitorMsPerS: number): void {
   console.log(
     `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / (figures.wallMs + figures.preflightMs)) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / purchases).toFixed(1)} ms per label bought (the preflight's ${(figures.preflightCpuMs / 1000).toFixed(1)} s included; from Start ${((cpuMs - figures.preflightCpuMs) / purchases).toFixed(1)} ms per label); peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay in the run p99 ${figures.loopDelayP99Ms.toFixed(0)} ms (the ${STALL_TICK_MS} ms tick included), max ${figures.loopDelayMaxMs.toFixed(0)} ms; longest stall beyond the tick in the preflight ${figures.loopDelayMaxByStepMs.preflight.toFixed(0)} ms, the creation ${figures.loopDelayMaxByStepMs.creation.toFixed(0)} ms, the run in every process running items ${figures.loopDelayMaxByStepMs.run.toFixed(0)} ms`,
   );
+  const fromStartMs = (cpuMs - figures.preflightCpuMs) / purchases;
+  // What the target allows: 2 % of the wall from Start, shared by the labels bought.
+  const allowedMs = (0.02 * figures.wallMs) / purchases;
+  console.log(
+    `  CPU per label from Start ${fromStartMs.toFixed(1)} ms = ${(fromStartMs / ideal.cpuMsPerLabel).toFixed(1)}× the ideal label's ${ideal.cpuMsPerLabel.toFixed(2)} ms; the 2 % target allows ${allowedMs.toFixed(2)} ms per label at this wall (${(allowedMs / ideal.cpuMsPerLabel).toFixed(2)}× the ideal)`,
+  );
   const monitorMs = monitorMsPerS * (figures.monitoredMs / 1000);
   console.log(
     `  of that CPU, the bench's stall histograms (a ${STALL_TICK_MS} ms timer in each app process, ${(figures.monitoredMs / 1000).toFixed(0)} s of them in all, ${monitorMsPerS.toFixed(1)} ms of CPU per second when idle): at most about ${(monitorMs / 1000).toFixed(1)} s, ${(monitorMs / purchases).toFixed(1)} ms per label`,
@@ -323,6 +340,11 @@ export async function benchBulk(): Promise<void> {
   }
   const settings: Settings = { n, minMs, maxMs, concurrency };
   const monitorMsPerS = await stallMonitorCostMsPerS();
-  for (const plan of plans) report(await runJob(settings, plan, "sqlite"), settings, monitorMsPerS);
-  if (process.env.BENCH_BULK_PG !== "0") report(await runJob(settings, pgPlan, "postgresql"), settings, monitorMsPerS);
+  const ideal = await idealLabelCpu(concurrency);
+  console.log(
+    `\nIdeal label (scripts/bench-bulk/ideal.ts: the order's line parsed, 3 commits with the raw driver, 2 HTTP exchanges on node:http, nothing else; the quietest of 3 runs of ${ideal.labels}): ${ideal.cpuMsPerLabel.toFixed(2)} ms of CPU per label, ${ideal.databaseCpuMsPerLabel.toFixed(2)} of them in the commits`,
+  );
+  const base = { settings, monitorMsPerS, ideal };
+  for (const plan of plans) report(await runJob(settings, plan, "sqlite"), base);
+  if (process.env.BENCH_BULK_PG !== "0") report(await runJob(settings, pgPlan, "postgresql"), base);
 }
