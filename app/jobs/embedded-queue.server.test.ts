@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createPrismaClient } from "../db.server";
 import { createTestDatabaseUrl } from "../../test/helpers/test-db";
 import { createPostgresTestDatabase } from "../../test/helpers/test-postgres";
-import { claimStatement, createEmbeddedQueue, FINISHED_JOBS_KEPT_MS } from "./embedded-queue.server";
+import { claimStatement, createEmbeddedQueue, dueStatement, FINISHED_JOBS_KEPT_MS } from "./embedded-queue.server";
 import { TerminalJobError } from "./errors";
 import type { Prisma } from "../generated/prisma/client";
 import { joinSql, sql, sqlRunner, type Dialect, type PgLike, type PrismaLike, type SqlRunner, type SqlTarget } from "./sql.server";
@@ -203,6 +203,53 @@ describe.each(STORES)("embedded queue on $dialect", ({ dialect, open }) => {
       ["queued-later", "second", 1],
     ]);
   });
+
+  it("names, in one read, exactly the names a claim would find a job for", async () => {
+    const { db } = await setup();
+    const at = 1_000_000n;
+    const job = (name: string, state: string, runAfterMs: bigint, lease: bigint | null, attempts: number) =>
+      sql`(${randomUUID()}, ${name}, 's.myshopify.com', 'null', ${state}, NULL, ${runAfterMs}, ${attempts}, 3, 1000, 1, ${lease})`;
+    await db.execute(sql`INSERT INTO "Job" ("id", "name", "shop", "payload", "state", "activeKey", "runAfterMs", "attempts",
+      "maxAttempts", "backoffMs", "createdAtMs", "leaseUntilMs") VALUES ${joinSql([
+        job("due", "queued", at, null, 0),
+        job("lapsed", "active", 10n, at - 1n, 1),
+        job("not-yet", "queued", at + 1n, null, 0),
+        job("last-attempt-lapsed", "active", 10n, at - 1n, 3),
+        job("leased", "active", 10n, at + 60_000n, 1),
+        job("finished", "completed", 10n, null, 1),
+        job("finished", "failed", 10n, null, 3),
+      ])}`);
+    const names = ["due", "lapsed", "not-yet", "last-attempt-lapsed", "leased", "finished", "never-enqueued"];
+    const due = await db.query<{ name: string }>(dueStatement({ names, at }));
+    expect(due.map((row) => row.name).sort()).toEqual(["due", "lapsed"]);
+    // What the claim takes at the same instant, name by name, agrees.
+    for (const name of names) {
+      const claimed = await db.query<{ id: string }>(claimStatement({ name, limit: 5, at, token: `t-${name}`, leaseUntilMs: at + 60_000n, dialect }));
+      expect(claimed.length > 0, name).toBe(name === "due" || name === "lapsed");
+    }
+  });
+
+  it("an idle queue's full polls read once each and write nothing", async () => {
+    const store = await open();
+    const texts: string[] = [];
+    const target = store.target as Partial<PrismaLike & PgLike>;
+    const counting: SqlTarget = target.$executeRaw
+      ? {
+          $queryRaw: ((query: Prisma.Sql) => (texts.push(query.sql), target.$queryRaw!(query))) as PrismaLike["$queryRaw"],
+          $executeRaw: ((query: Prisma.Sql) => (texts.push(query.sql), target.$executeRaw!(query))) as PrismaLike["$executeRaw"],
+        }
+      : { query: (text: string, values: unknown[]) => (texts.push(text), target.query!(text, values)) };
+    const queue = createEmbeddedQueue({ db: counting, dialect, pollMs: 20 });
+    cleanups.push(store.close, () => queue.stop({ graceMs: 0 }));
+    for (const name of ["a", "b", "c", "d", "e", "f"]) await queue.work(name, async () => undefined);
+    await queue.start();
+    await sleep(300);
+    await queue.stop({ graceMs: 0 });
+    const claims = texts.filter((text) => text.startsWith('UPDATE "Job" SET "state" = \'active\''));
+    const probes = texts.filter((text) => text.startsWith("SELECT CAST("));
+    expect(probes.length).toBeGreaterThan(3);
+    expect(claims).toEqual([]);
+  });
 });
 
 describe("the embedded claim on SQLite", () => {
@@ -219,5 +266,17 @@ describe("the embedded claim on SQLite", () => {
     expect(plan.some((detail) => /^SEARCH Job USING (INDEX sqlite_autoindex_Job_1|INTEGER PRIMARY KEY) \(id=\?\)/.test(detail))).toBe(true);
     // Never a pass over every row of the table or of the name.
     expect(plan.filter((detail) => /^SCAN Job\b/.test(detail) || /\(name=\?\)$/.test(detail))).toEqual([]);
+  });
+
+  it("probes each name's due range on the job index, never a pass over the table", () => {
+    const { url, cleanup } = createTestDatabaseUrl();
+    cleanups.push(async () => cleanup());
+    const file = new Database(url.replace(/^file:/, ""));
+    cleanups.push(async () => void file.close());
+    const statement = dueStatement({ names: ["ship", "sweep"], at: 1000n });
+    const plan = (file.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(...statement.values) as { detail: string }[]).map((row) => row.detail);
+
+    expect(plan.filter((detail) => detail.includes("(name=? AND state=? AND runAfterMs<?)"))).toHaveLength(2);
+    expect(plan.filter((detail) => /^SCAN Job\b/.test(detail))).toEqual([]);
   });
 });

@@ -85,6 +85,20 @@ export function claimStatement(claim: { name: string; limit: number; at: bigint;
     RETURNING "id", "shop", "payload", "attempts", "maxAttempts", "backoffMs"`;
 }
 
+/**
+ * Which of `names` have a job the claim would take at `at` (claimStatement's two kinds), in one read: a full poll asks
+ * it before claiming (decision 0216). One probe per name and kind on the (name, state, runAfterMs) index, each stopping
+ * at its first row, so a long queue or a week of finished jobs costs nothing.
+ */
+export function dueStatement({ names, at }: { names: readonly string[]; at: bigint }) {
+  const probes = names.map(
+    (name) => sql`SELECT CAST(${name} AS TEXT) AS "name"
+      WHERE EXISTS (SELECT 1 FROM "Job" WHERE "name" = ${name} AND "state" = 'queued' AND "runAfterMs" <= ${at})
+        OR EXISTS (SELECT 1 FROM "Job" WHERE "name" = ${name} AND "state" = 'active' AND "leaseUntilMs" < ${at} AND "attempts" < "maxAttempts")`,
+  );
+  return joinSql(probes, " UNION ALL ");
+}
+
 export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
   const { dialect } = config;
   const db = sqlRunner(config.db, dialect);
@@ -147,6 +161,10 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
           token,
         }),
       );
+    },
+    async due(names) {
+      const rows = await db.query<{ name: string }>(dueStatement({ names, at: BigInt(now()) }));
+      return new Set(rows.map((row) => row.name));
     },
     async renew(job, leaseMs) {
       const count = await db.execute(sql`UPDATE "Job" SET "leaseUntilMs" = ${BigInt(now() + leaseMs)}

@@ -125,6 +125,33 @@ describe("the worker loop's polls", () => {
     expect(store.log.slice(4)).toEqual(["claim:item", "tick", "claim:item", "claim:other"]);
   });
 
+  it("asks a store that can tell which names have work once per full poll, and claims only those; a wake claims straight away", async () => {
+    class AskingStore extends FakeStore {
+      async due(names: readonly string[]): Promise<ReadonlySet<string>> {
+        await new Promise((resolve) => setImmediate(resolve));
+        this.log.push(`due:${names.join(",")}`);
+        return new Set(names.filter((name) => (this.waiting.get(name) ?? 0) > 0));
+      }
+    }
+    const store = new AskingStore();
+    const ran: string[] = [];
+    loop = new WorkerLoop(store, { pollMs: 60_000, leaseMs: 60_000, onError: (error) => expect.fail(String(error)) });
+    loop.register("item", async () => void ran.push("item"), 1);
+    loop.register("other", async () => void ran.push("other"), 1);
+    loop.start();
+    await waitFor(() => store.log.length === 2, "the first full poll");
+    await sleep(20);
+    // Nothing waiting: one read, no claim.
+    expect(store.log).toEqual(["tick", "due:item,other"]);
+    store.waiting.set("other", 1);
+    loop.wake();
+    await waitFor(() => ran.length === 1, "the other name's job");
+    // Its finish wakes a poll of its own name: a claim, without asking.
+    await waitFor(() => store.log.length === 6, "the poll after it finished");
+    await sleep(20);
+    expect(store.log).toEqual(["tick", "due:item,other", "tick", "due:item,other", "claim:other", "claim:other"]);
+  });
+
   it("polls nothing once stopped, even with a wake pending", async () => {
     const store = new FakeStore();
     let release!: () => void;
