@@ -139,7 +139,7 @@ describe("the worker loop's polls", () => {
     loop.register("item", async () => void ran.push("item"), 1);
     loop.register("other", async () => void ran.push("other"), 1);
     loop.start();
-    await waitFor(() => store.log.length === 2, "the first full poll");
+    await waitFor(() => store.log.length >= 2, "the first full poll");
     await sleep(20);
     // Nothing waiting: one read, no claim.
     expect(store.log).toEqual(["tick", "due:item,other"]);
@@ -150,6 +150,23 @@ describe("the worker loop's polls", () => {
     await waitFor(() => store.log.length === 6, "the poll after it finished");
     await sleep(20);
     expect(store.log).toEqual(["tick", "due:item,other", "tick", "due:item,other", "claim:other", "claim:other"]);
+  });
+
+  it("claims every name as before when the store's read of due names fails, and reports the error", async () => {
+    const store = new FakeStore();
+    const failing = Object.assign(store, {
+      async due(): Promise<ReadonlySet<string>> {
+        throw new Error("database is locked");
+      },
+    });
+    store.waiting.set("item", 1);
+    const ran: string[] = [];
+    const errors: unknown[] = [];
+    loop = new WorkerLoop(failing, { pollMs: 60_000, leaseMs: 60_000, onError: (error) => errors.push(error) });
+    loop.register("item", async () => void ran.push("item"), 1);
+    loop.start();
+    await waitFor(() => ran.length === 1, "the item, claimed without the read");
+    expect(errors).toEqual([expect.objectContaining({ message: "database is locked" })]);
   });
 
   it("polls nothing once stopped, even with a wake pending", async () => {

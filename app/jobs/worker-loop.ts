@@ -111,7 +111,7 @@ export class WorkerLoop {
       if (scope === "all") await this.store.tick();
       const wanted = [...this.registrations].filter(([name, registration]) => (scope === "all" || scope.has(name)) && registration.running < registration.concurrency);
       // A wake names a job just enqueued or a name whose job just finished: claimed straight away. A full poll asks first.
-      const due = scope === "all" && this.store.due && wanted.length > 0 ? await this.store.due(wanted.map(([name]) => name)) : undefined;
+      const due = scope === "all" && wanted.length > 0 ? await this.dueAmong(wanted.map(([name]) => name)) : undefined;
       for (const [name, registration] of wanted) {
         if (due && !due.has(name)) continue;
         const free = registration.concurrency - registration.running;
@@ -121,6 +121,17 @@ export class WorkerLoop {
       }
     } catch (error) {
       this.options.onError(error);
+    }
+  }
+
+  /** The store's answer to `due`; undefined (claim every name, as without it) when it has none or its read failed. */
+  private async dueAmong(names: readonly string[]): Promise<ReadonlySet<string> | undefined> {
+    if (!this.store.due) return undefined;
+    try {
+      return await this.store.due(names);
+    } catch (error) {
+      this.options.onError(error);
+      return undefined;
     }
   }
 

@@ -67,12 +67,17 @@ export async function measureIdealLabelCpu(options: { labels: number; concurrenc
   const peer = spawn(process.execPath, ["-e", PEER], { env: { ...process.env, DELAY_MS: String(options.replyDelayMs ?? 20) }, stdio: ["ignore", "pipe", "inherit"] });
   const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-ideal-"));
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  let opened: Database.Database | undefined;
   try {
-    const [first] = (await once(peer.stdout!, "data")) as [Buffer];
-    const port = Number(/port ([0-9]+)/.exec(first.toString())![1]);
+    const first = await Promise.race([
+      once(peer.stdout!, "data") as Promise<[Buffer]>,
+      once(peer, "exit").then(([code]) => Promise.reject(new Error(`the ideal label's peer exited (${String(code)}) before it listened`))),
+    ]);
+    const port = Number(/port ([0-9]+)/.exec(first[0].toString())![1]);
     const file = path.join(dir, "ideal.sqlite");
     migrateSqliteFile(file);
     const db = new Database(file);
+    opened = db;
     db.exec("PRAGMA journal_mode = WAL");
     const counter = db.prepare(`INSERT INTO ReferenceCounter (shop, day, value) VALUES (?, ?, 1) ON CONFLICT(shop, day) DO UPDATE SET value = value + 1 RETURNING value`);
     const attempt = db.prepare(
@@ -122,7 +127,7 @@ export async function measureIdealLabelCpu(options: { labels: number; concurrenc
     const lane = async () => {
       for (let i = next++; i < labels; i = next++) await one(i);
     };
-    // A few labels first: the JIT and the connections warm up, as in a job's process long before its last label.
+    // A whole pass first, not counted: the JIT and the connections warm up, as in a job's process long before its last label.
     await Promise.all(Array.from({ length: concurrency }, lane));
     next = 0;
     db.exec("DELETE FROM Label; DELETE FROM PurchaseAttempt; DELETE FROM ReferenceCounter");
@@ -130,9 +135,9 @@ export async function measureIdealLabelCpu(options: { labels: number; concurrenc
     const before = process.cpuUsage();
     await Promise.all(Array.from({ length: concurrency }, lane));
     const used = process.cpuUsage(before);
-    db.close();
     return { labels, cpuMsPerLabel: (used.user + used.system) / 1000 / labels, databaseCpuMsPerLabel: databaseCpuUs / 1000 / labels };
   } finally {
+    opened?.close();
     agent.destroy();
     peer.kill();
     rmSync(dir, { recursive: true, force: true });
