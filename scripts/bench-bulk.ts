@@ -17,7 +17,8 @@
  * points requested and spent per label and per operation (counted by the emulator, GET /__admin/costs, so the app
  * does not pay for the counting); the app's CPU time as a share of wall time (target < 2 %), and per label against
  * the ideal label's (scripts/bench-bulk/ideal.ts, measured first: the least a label can cost on this machine) and
- * against what the target allows; peak RSS and the event loop's delay; the emulators' own CPU time (on a loaded machine, their CPU decides how close a run can get).
+ * against what the target allows; peak RSS and the event loop's delay; the emulators' own CPU time (on a loaded
+ * machine, their CPU decides how close a run can get).
  * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS ("300-800"),
  * LABEL_SERVICE_MAX_CONCURRENCY (default 4); BENCH_CPU_PROF, a folder for the app processes' CPU profiles. Nothing here asserts a figure.
  */
@@ -300,10 +301,10 @@ function report(run: Run, { settings, monitorMsPerS, ideal }: { settings: Settin
     console.log(`  ${name.padEnd(36)} ${(points.calls / labelled).toFixed(2).padStart(11)} ${(points.requested / points.calls).toFixed(1).padStart(16)} ${(points.actual / points.calls).toFixed(1).padStart(12)}`);
   }
   const cpuMs = figures.userMs + figures.systemMs;
-  console.log(
-    `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / (figures.wallMs + figures.preflightMs)) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / purchases).toFixed(1)} ms per label bought (the preflight's ${(figures.preflightCpuMs / 1000).toFixed(1)} s included; from Start ${((cpuMs - figures.preflightCpuMs) / purchases).toFixed(1)} ms per label); peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay in the run p99 ${figures.loopDelayP99Ms.toFixed(0)} ms (the ${STALL_TICK_MS} ms tick included), max ${figures.loopDelayMaxMs.toFixed(0)} ms; longest stall beyond the tick in the preflight ${figures.loopDelayMaxByStepMs.preflight.toFixed(0)} ms, the creation ${figures.loopDelayMaxByStepMs.creation.toFixed(0)} ms, the run in every process running items ${figures.loopDelayMaxByStepMs.run.toFixed(0)} ms`,
-  );
   const fromStartMs = (cpuMs - figures.preflightCpuMs) / purchases;
+  console.log(
+    `  app CPU ${(cpuMs / 1000).toFixed(1)} s (user ${(figures.userMs / 1000).toFixed(1)}, system ${(figures.systemMs / 1000).toFixed(1)}) = ${((cpuMs / (figures.wallMs + figures.preflightMs)) * 100).toFixed(2)} % of wall (target < 2 %), ${(cpuMs / purchases).toFixed(1)} ms per label bought (the preflight's ${(figures.preflightCpuMs / 1000).toFixed(1)} s included; from Start ${fromStartMs.toFixed(1)} ms per label); peak RSS ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(" / ")}; event loop delay in the run p99 ${figures.loopDelayP99Ms.toFixed(0)} ms (the ${STALL_TICK_MS} ms tick included), max ${figures.loopDelayMaxMs.toFixed(0)} ms; longest stall beyond the tick in the preflight ${figures.loopDelayMaxByStepMs.preflight.toFixed(0)} ms, the creation ${figures.loopDelayMaxByStepMs.creation.toFixed(0)} ms, the run in every process running items ${figures.loopDelayMaxByStepMs.run.toFixed(0)} ms`,
+  );
   // What the target allows: 2 % of the wall from Start, shared by the labels bought.
   const allowedMs = (0.02 * figures.wallMs) / purchases;
   console.log(

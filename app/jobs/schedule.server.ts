@@ -16,6 +16,9 @@ export async function ensureSchedule(db: SqlRunner, name: string, everyMs: numbe
 /** Whether this instance won the tick of `name` (run every `everyMs`) due at or before `now`. */
 export type TickClaimer = (name: string, now: number, everyMs: number) => Promise<boolean>;
 
+/** A stored next time as the drivers return a BIGINT (libSQL a bigint or number, pg a string). */
+type NextRow = { next: bigint | number | string };
+
 /**
  * One instance's claimer of recurring ticks (decision 0214). A claim moves the stored next time to `now + interval`,
  * where `now` is at least the time it replaces, so the stored time only ever moves forward: a time read once is a
@@ -25,9 +28,6 @@ export type TickClaimer = (name: string, now: number, everyMs: number) => Promis
  * interval ahead is not trusted (the row was lowered by hand, or written by an instance whose clock ran ahead): the
  * claimer asks the database, as it did before.
  */
-/** A stored next time as the drivers return a BIGINT (libSQL a bigint or number, pg a string). */
-type NextRow = { next: bigint | number | string };
-
 export function createTickClaimer(db: SqlRunner): TickClaimer {
   const notBefore = new Map<string, number>();
   return async (name, now, everyMs) => {

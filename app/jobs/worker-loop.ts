@@ -114,8 +114,9 @@ export class WorkerLoop {
       const due = scope === "all" && wanted.length > 0 ? await this.dueAmong(wanted.map(([name]) => name)) : undefined;
       for (const [name, registration] of wanted) {
         if (due && !due.has(name)) continue;
+        if (this.stopping) break;
+        // Only this poll starts jobs, so a name's free capacity can only have grown since `wanted` was read.
         const free = registration.concurrency - registration.running;
-        if (free <= 0 || this.stopping) continue;
         const jobs = await this.store.claim(name, free, this.options.leaseMs);
         for (const job of jobs) this.run(job, registration);
       }

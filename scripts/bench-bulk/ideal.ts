@@ -108,14 +108,17 @@ export async function measureIdealLabelCpu(options: { labels: number; concurrenc
       const orderId = `gid://shopify/Order/${i}`;
       const now = Date.now();
       const request = exampleLabelRequest({ custom_reference: "" });
+      let body = "";
       inTransaction(() => {
         const { value } = counter.get("ideal", "20261127") as { value: number };
         request.custom_reference = `20261127-${String(value).padStart(3, "0")}`;
-        attempt.run(`a${i}`, "ideal", orderId, order.name ?? `#${i}`, request.custom_reference, `ideal|${orderId}|1`, JSON.stringify(request), now, now);
+        // Serialized once: stored with the attempt, sent, and kept as the label's snapshot.
+        body = JSON.stringify(request);
+        attempt.run(`a${i}`, "ideal", orderId, order.name ?? `#${i}`, request.custom_reference, `ideal|${orderId}|1`, body, now, now);
       });
-      const bought = (await post(agent, port, "/labels", JSON.stringify(request))) as { id: string; reference: string; label_url: string; tracking_url: string };
+      const bought = (await post(agent, port, "/labels", body)) as { id: string; reference: string; label_url: string; tracking_url: string };
       inTransaction(() => {
-        label.run(`l${i}`, "ideal", orderId, order.name ?? `#${i}`, request.custom_reference, bought.id, bought.reference, bought.tracking_url, bought.label_url, JSON.stringify(request), now, now);
+        label.run(`l${i}`, "ideal", orderId, order.name ?? `#${i}`, request.custom_reference, bought.id, bought.reference, bought.tracking_url, bought.label_url, body, now, now);
         settled.run(`l${i}`, Date.now(), `a${i}`);
       });
       const variables = {
