@@ -12,6 +12,7 @@
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { benchApp, budgetStatements, runBulkJob, STALL_TICK_MS, type BenchAppConfig } from "./app";
+import { otherThreadsMsSince, threadCpu } from "./threads";
 
 const config = JSON.parse(process.env.BENCH_WORKER_CONFIG ?? "{}") as BenchAppConfig;
 
@@ -30,13 +31,15 @@ if (role === "creator" || role === "embedded") {
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 500);
   const cpuStart = process.cpuUsage();
+  const threadsAtStart = threadCpu();
   console.log("ready");
   process.once("SIGTERM", () => {
     const cpu = process.cpuUsage(cpuStart);
+    const otherThreadsMs = otherThreadsMsSince(threadsAtStart);
     clearInterval(sampler);
     delay.disable();
     const monitoredMs = performance.now() - monitorStart;
-    const result = { budgetStatements: budgetStatements.count, userMs: cpu.user / 1000, systemMs: cpu.system / 1000, peakRss, loopDelayP99Ms: delay.percentile(99) / 1e6, loopDelayMaxMs: delay.max / 1e6, monitoredMs };
+    const result = { budgetStatements: budgetStatements.count, userMs: cpu.user / 1000, systemMs: cpu.system / 1000, otherThreadsMs, peakRss, loopDelayP99Ms: delay.percentile(99) / 1e6, loopDelayMaxMs: delay.max / 1e6, monitoredMs };
     void app.close().finally(() => {
       console.log(`result ${JSON.stringify(result)}`);
       process.exit(0);
