@@ -6,6 +6,7 @@
  */
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { orderSlot } from "../labels/purchase.server";
+import { pendingItems } from "./item-rows.server";
 import type { Reason } from "./reasons";
 
 type Db = PrismaClient | Prisma.TransactionClient;
@@ -22,10 +23,7 @@ function refusedReason(errorJson: string | null): Reason {
 
 /** Settles the PENDING items of one job, or of every job (the recurring pass). Returns how many changed. */
 export async function settlePendingItems(db: Db, where: { shop?: string; jobId?: string; limit?: number } = {}): Promise<number> {
-  const items = await db.bulkJobItem.findMany({
-    where: { status: "PENDING", ...(where.shop ? { shop: where.shop } : {}), ...(where.jobId ? { jobId: where.jobId } : {}) },
-    take: where.limit ?? 500,
-  });
+  const items = await pendingItems(db, { shop: where.shop, jobId: where.jobId, limit: where.limit ?? 500 });
   let changed = 0;
   for (const item of items) {
     // The attempt the item waited on, or (another caller held the slot) whatever holds the order's slot now.

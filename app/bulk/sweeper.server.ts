@@ -27,6 +27,7 @@ import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { JobQueue } from "../jobs/types";
 import { orderSlot } from "../labels/purchase.server";
 import { finishJobIfDone } from "./bulk-jobs.server";
+import { staleItems } from "./item-rows.server";
 import { BULK_LABEL_ITEM_JOB, bulkItemPayloadSchema, ITEM_QUEUE_RETRY_LIMIT, itemJobKey } from "./item-job";
 import type { Reason } from "./reasons";
 
@@ -79,12 +80,7 @@ function sweepsOf(reasonJson: string | null): number {
 export async function sweepRunningItems(deps: SweepDeps, options: { limit?: number } = {}): Promise<SweepResult> {
   const { db } = deps;
   const now = deps.now?.() ?? Date.now();
-  const stale = await db.bulkJobItem.findMany({
-    where: { status: "RUNNING", updatedAt: { lt: new Date(now - deps.staleAfterMs) } },
-    include: { job: { select: { status: true } } },
-    orderBy: { updatedAt: "asc" },
-    take: options.limit ?? 200,
-  });
+  const stale = await staleItems(db, { status: "RUNNING", updatedBefore: new Date(now - deps.staleAfterMs), limit: options.limit ?? 200 });
   const swept: Record<string, SweepAction> = {};
   const finished = new Set<string>();
   for (const item of stale) {
@@ -101,7 +97,7 @@ export async function sweepRunningItems(deps: SweepDeps, options: { limit?: numb
       action = "pending";
       const reason: Reason = { code: "purchase_unknown", params: { reference: attempt.customReference } };
       data = { status: "PENDING", attemptId: attempt.id, reasonJson: JSON.stringify(reason), finishedAt: new Date(now) };
-    } else if (item.job.status === "CANCELLED" && !attempt) {
+    } else if (item.jobStatus === "CANCELLED" && !attempt) {
       action = "cancelled";
       data = { status: "CANCELLED", reasonJson: null, finishedAt: new Date(now) };
     } else if (sweeps > MAX_SWEEPS && !attempt) {
@@ -143,11 +139,7 @@ export function requeuedJobKey(bulkJobId: string, orderId: string, readAt: Date)
 export async function sweepQueuedItems(deps: SweepDeps, options: { limit?: number } = {}): Promise<SweepResult> {
   const { db } = deps;
   const now = deps.now?.() ?? Date.now();
-  const waiting = await db.bulkJobItem.findMany({
-    where: { status: "QUEUED", updatedAt: { lt: new Date(now - deps.staleAfterMs) } },
-    orderBy: { updatedAt: "asc" },
-    take: options.limit ?? 200,
-  });
+  const waiting = await staleItems(db, { status: "QUEUED", updatedBefore: new Date(now - deps.staleAfterMs), limit: options.limit ?? 200 });
   const swept: Record<string, SweepAction> = {};
   const itemKey = (jobId: string, orderId: string) => JSON.stringify([jobId, orderId]);
   const liveByShop = new Map<string, Set<string>>();

@@ -16,9 +16,9 @@ import { isParcelFulfillmentOrder } from "../shipping/fulfillment-orders";
 import { shopifyTrackingInfo } from "./carriers";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import { note, storedNoteOf, type Note } from "./notes";
-import { FULFILLMENT, isFulfilled, isPushing, LIVE_LABEL, PUSHING_FULFILLMENT_STATUSES } from "./status";
+import { FULFILLMENT, isFulfilled, isPushing } from "./status";
 import { shopifyStepFor } from "./shopify-step.server";
-import { claimLabelStep, labelById, liveLabelsOf, updateLabelStep } from "./label-rows.server";
+import { claimLabelStep, labelById, liveLabelsOf, stuckLabels, unwrittenSummaryLabels, updateLabelStep } from "./label-rows.server";
 
 /** A push that crashed mid-way may be retried after this long (default; FULFILLMENT_CLAIM_TIMEOUT_MS). */
 export const FULFILLMENT_CLAIM_TIMEOUT_MS = DEFAULT_RECONCILE_TIMINGS.claimTimeoutMs;
@@ -88,17 +88,7 @@ async function writeSummary(db: PrismaClient, admin: AdminGraphqlClient, label: 
 
 /** Fulfilled labels of the last day whose order summary is still unwritten, last touched over a minute ago. */
 export async function unwrittenSummaries(db: PrismaClient, now: Date, limit = 20) {
-  return db.label.findMany({
-    where: {
-      fulfillmentStatus: FULFILLMENT.CREATED,
-      metafieldWritten: false,
-      updatedAt: { lte: new Date(now.getTime() - 60_000) },
-      createdAt: { gte: new Date(now.getTime() - 24 * 3_600_000) },
-    },
-    orderBy: { updatedAt: "asc" },
-    take: limit,
-    select: { id: true, shop: true },
-  });
+  return unwrittenSummaryLabels(db, { touchedBefore: new Date(now.getTime() - 60_000), createdSince: new Date(now.getTime() - 24 * 3_600_000), limit });
 }
 
 /**
@@ -120,16 +110,7 @@ export function isFulfillmentStuck(
 
 /** Labels whose Shopify step is stuck (isFulfillmentStuck), across shops, for the background pass. */
 export async function stuckFulfillments(db: PrismaClient, now: Date, limit = 20, timings: ReconcileTimings = reconcileTimings()) {
-  return db.label.findMany({
-    where: {
-      fulfillmentStatus: { in: [...PUSHING_FULFILLMENT_STATUSES] },
-      updatedAt: { lt: new Date(now.getTime() - timings.claimTimeoutMs) },
-      ...LIVE_LABEL,
-    },
-    orderBy: { updatedAt: "asc" },
-    take: limit,
-    select: { id: true, shop: true, fulfillmentStatus: true },
-  });
+  return stuckLabels(db, { claimedBefore: new Date(now.getTime() - timings.claimTimeoutMs), limit });
 }
 
 export type FulfillResult =

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { Prisma, type Label, type PrismaClient, type PurchaseAttempt } from "../generated/prisma/client";
 import { statements, transactions, type RawTransactions } from "../db-direct.server";
-import { CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT } from "./status";
+import { ATTEMPT, CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, PUSHING_FULFILLMENT_STATUSES } from "./status";
 
 export type RawDb = Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
 
@@ -208,4 +208,42 @@ export async function claimDueSummaries(db: RawDb, ids: readonly string[], now: 
   return statements(db).$queryRaw`UPDATE "Label" SET "summaryDueAt" = NULL, "updatedAt" = ${now}
     WHERE "id" IN (${Prisma.join([...ids])}) AND "summaryDueAt" IS NOT NULL AND "metafieldWritten" = ${false}
     RETURNING "id", "orderId"`;
+}
+
+/*
+ * The background passes' reads (decision 0218). They run every RECONCILE_INTERVAL_MS in every deployment, and almost
+ * always find nothing: as model queries, each cost about ten times the CPU of the same statement run here.
+ */
+
+/** Up to `limit` attempts due for a reconciliation, across shops, the longest untouched first. */
+export async function dueAttempts(
+  db: RawDb,
+  input: { now: Date; staleBefore: Date; limit: number },
+): Promise<Pick<PurchaseAttempt, "id" | "shop" | "environment">[]> {
+  return statements(db).$queryRaw`SELECT "id", "shop", "environment" FROM "PurchaseAttempt"
+    WHERE ("status" = ${ATTEMPT.UNKNOWN} AND "nextReconcileAt" <= ${input.now})
+       OR ("status" = ${ATTEMPT.PENDING} AND "updatedAt" <= ${input.staleBefore})
+    ORDER BY "updatedAt" ASC LIMIT ${input.limit}`;
+}
+
+/** Up to `limit` live labels whose Shopify step has been pushing since before `claimedBefore`, across shops. */
+export async function stuckLabels(
+  db: RawDb,
+  input: { claimedBefore: Date; limit: number },
+): Promise<Pick<Label, "id" | "shop" | "fulfillmentStatus">[]> {
+  return statements(db).$queryRaw`SELECT "id", "shop", "fulfillmentStatus" FROM "Label"
+    WHERE "fulfillmentStatus" IN (${Prisma.join([...PUSHING_FULFILLMENT_STATUSES])}) AND "updatedAt" < ${input.claimedBefore}
+      AND "voidState" IS NULL
+    ORDER BY "updatedAt" ASC LIMIT ${input.limit}`;
+}
+
+/** Up to `limit` fulfilled labels created since `createdSince` whose order summary is unwritten, untouched since `touchedBefore`. */
+export async function unwrittenSummaryLabels(
+  db: RawDb,
+  input: { touchedBefore: Date; createdSince: Date; limit: number },
+): Promise<Pick<Label, "id" | "shop">[]> {
+  return statements(db).$queryRaw`SELECT "id", "shop" FROM "Label"
+    WHERE "fulfillmentStatus" = ${FULFILLMENT.CREATED} AND "metafieldWritten" = ${false}
+      AND "updatedAt" <= ${input.touchedBefore} AND "createdAt" >= ${input.createdSince}
+    ORDER BY "updatedAt" ASC LIMIT ${input.limit}`;
 }

@@ -18,6 +18,7 @@ import type { Label, PrismaClient, PurchaseAttempt } from "../generated/prisma/c
 import { joinedNote, note as noteOf, type Note, type NoteCode, type NoteParams } from "./notes";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
 import { retryFulfillment } from "./fulfill.server";
+import { dueAttempts } from "./label-rows.server";
 import { adoptLabel, lateChargeHorizon, lookupSince, shopsSharingAccount, type LabelLookup, type LabelServicePort, type PurchaseDeps, type RemoteLabel } from "./purchase.server";
 import { ATTEMPT, isOutcomeOpen, needsReview, OUTCOME_OPEN_STATUSES } from "./status";
 
@@ -274,17 +275,7 @@ export async function attachLabelById(deps: PurchaseDeps, shop: string, attemptI
 
 /** Attempts whose next reconciliation try is due, across shops (for the background reconciler). */
 export async function dueReconciliations(db: PrismaClient, now: Date, limit = 20, timings: ReconcileTimings = reconcileTimings()) {
-  return db.purchaseAttempt.findMany({
-    where: {
-      OR: [
-        { status: ATTEMPT.UNKNOWN, nextReconcileAt: { lte: now } },
-        { status: ATTEMPT.PENDING, updatedAt: { lte: new Date(now.getTime() - timings.staleAfterMs) } },
-      ],
-    },
-    orderBy: { updatedAt: "asc" },
-    take: limit,
-    select: { id: true, shop: true, environment: true },
-  });
+  return dueAttempts(db, { now, staleBefore: new Date(now.getTime() - timings.staleAfterMs), limit });
 }
 
 /**

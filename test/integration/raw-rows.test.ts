@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../app/generated/prisma/client";
-import { anyItemLeft, claimItem, insertItems, itemsLeft, readItem, readJob, settleItem, type NewItem } from "../../app/bulk/item-rows.server";
+import { anyItemLeft, claimItem, insertItems, itemsLeft, jobsWithPendingItems, pendingItems, readItem, readJob, settleItem, staleItems, type NewItem } from "../../app/bulk/item-rows.server";
 import {
   accountsLike,
   attemptForFulfillmentOrder,
   attemptInSlot,
   claimDueSummaries,
   claimLabelStep,
+  dueAttempts,
   dueSummaries,
   insertAttempt,
   insertLabelForAttempt,
@@ -20,6 +21,8 @@ import {
   liveLabelsOf,
   newRowId,
   nextReferenceValue,
+  stuckLabels,
+  unwrittenSummaryLabels,
   updateLabelStep,
   type NewAttempt,
 } from "../../app/labels/label-rows.server";
@@ -220,6 +223,131 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
     expect(row).toMatchObject({ status: "LABELLED", attempts: 2, startedAt: started, finishedAt: finished, labelId: "label-7", alreadyLabelled: true, orderSealed: null, orderReadAt: null, reasonJson: null });
     expect(await itemsLeft(db, job.id)).toBe(0);
     expect(await anyItemLeft(db, job.id)).toBe(false);
+  });
+
+  it("reads for the background passes exactly what their former model queries read (decision 0218)", async () => {
+    // Fixed times well before the other tests' rows, so only this test's rows fall on either side of each bound.
+    const now = new Date("2026-01-15T12:00:00.000Z");
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    const minute = 60_000;
+    const staleBefore = ago(5 * minute);
+    const passShop = "passes.myshopify.com";
+    const ours = <T extends { shop: string }>(rows: T[]) => rows.filter((row) => row.shop === passShop);
+
+    // Attempts: [order n, status, nextReconcileAt, updatedAt, due?]
+    const attempts: [number, string, Date | null, Date, boolean][] = [
+      [101, "UNKNOWN", ago(1_000), ago(minute), true],
+      [102, "UNKNOWN", now, ago(2 * minute), true],
+      [103, "UNKNOWN", new Date(now.getTime() + 1_000), ago(30 * minute), false],
+      [104, "UNKNOWN", null, ago(30 * minute), false],
+      [105, "PENDING", null, ago(10 * minute), true],
+      [106, "PENDING", null, staleBefore, true],
+      [107, "PENDING", null, ago(minute), false],
+      [108, "CREATED", null, ago(60 * minute), false],
+    ];
+    const attemptIds = new Map<number, string>();
+    for (const [n, status, nextReconcileAt, updatedAt] of attempts) {
+      const row = await insertAttempt(db, { ...attemptInput(n, { status }), shop: passShop, orderSlot: `${passShop}|${n}` }, updatedAt);
+      await db.purchaseAttempt.update({ where: { id: row.id }, data: { nextReconcileAt, updatedAt } });
+      attemptIds.set(n, row.id);
+    }
+    const dueByModel = await db.purchaseAttempt.findMany({
+      where: { OR: [{ status: "UNKNOWN", nextReconcileAt: { lte: now } }, { status: "PENDING", updatedAt: { lte: staleBefore } }] },
+      orderBy: { updatedAt: "asc" },
+      take: 20,
+      select: { id: true, shop: true, environment: true },
+    });
+    const due = await dueAttempts(db, { now, staleBefore, limit: 20 });
+    expect(due).toEqual(dueByModel);
+    // Oldest first: 105 (10 min), 106 (5 min), 102 (2 min), 101 (1 min).
+    expect(ours(due).map((row) => row.id)).toEqual([105, 106, 102, 101].map((n) => attemptIds.get(n)));
+    expect(await dueAttempts(db, { now, staleBefore, limit: 2 })).toEqual(dueByModel.slice(0, 2));
+
+    // Labels: [order n, fulfillmentStatus, updatedAt, createdAt, metafieldWritten, void?]
+    const labels: [number, string, Date, Date, boolean, boolean][] = [
+      [111, "IN_PROGRESS", ago(10 * minute), ago(60 * minute), false, false],
+      [112, "PENDING", ago(6 * minute), ago(60 * minute), false, false],
+      [113, "IN_PROGRESS", ago(minute), ago(60 * minute), false, false],
+      [114, "IN_PROGRESS", ago(10 * minute), ago(60 * minute), false, true],
+      [115, "CREATED", ago(2 * minute), ago(60 * minute), false, false],
+      [116, "CREATED", ago(30_000), ago(60 * minute), false, false],
+      [117, "CREATED", ago(2 * minute), ago(25 * 60 * minute), false, false],
+      [118, "CREATED", ago(2 * minute), ago(60 * minute), true, false],
+    ];
+    const labelIds = new Map<number, string>();
+    for (const [n, fulfillmentStatus, updatedAt, createdAt, metafieldWritten, voided] of labels) {
+      const attempt = await insertAttempt(db, { ...attemptInput(n), shop: passShop, orderSlot: `${passShop}|${n}`, status: "CREATED" }, createdAt);
+      const label = (await insertLabelForAttempt(db, attempt.id, { ...labelInput(n), shop: passShop }, "CREATED", createdAt))!;
+      await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus, updatedAt, createdAt, metafieldWritten, voidState: voided ? "VOIDED" : null } });
+      labelIds.set(n, label.id);
+    }
+    const claimedBefore = staleBefore;
+    const stuck = await stuckLabels(db, { claimedBefore, limit: 20 });
+    expect(stuck).toEqual(
+      await db.label.findMany({
+        where: { fulfillmentStatus: { in: ["PENDING", "IN_PROGRESS"] }, updatedAt: { lt: claimedBefore }, voidState: null },
+        orderBy: { updatedAt: "asc" },
+        take: 20,
+        select: { id: true, shop: true, fulfillmentStatus: true },
+      }),
+    );
+    expect(ours(stuck).map((row) => row.id)).toEqual([111, 112].map((n) => labelIds.get(n)));
+    const touchedBefore = ago(minute);
+    const createdSince = ago(24 * 60 * minute);
+    const unwritten = await unwrittenSummaryLabels(db, { touchedBefore, createdSince, limit: 20 });
+    expect(unwritten).toEqual(
+      await db.label.findMany({
+        where: { fulfillmentStatus: "CREATED", metafieldWritten: false, updatedAt: { lte: touchedBefore }, createdAt: { gte: createdSince } },
+        orderBy: { updatedAt: "asc" },
+        take: 20,
+        select: { id: true, shop: true },
+      }),
+    );
+    expect(ours(unwritten).map((row) => row.id)).toEqual([labelIds.get(115)]);
+
+    // Bulk items of two jobs: PENDING, stale and fresh RUNNING and QUEUED.
+    const running = await db.bulkJob.create({ data: { shop: passShop, environment: "staging", settingsJson: "{}" } });
+    const cancelled = await db.bulkJob.create({ data: { shop: passShop, environment: "staging", settingsJson: "{}", status: "CANCELLED" } });
+    const items: [string, string, Date][] = [
+      [running.id, "PENDING", ago(minute)],
+      [running.id, "PENDING", ago(2 * minute)],
+      [cancelled.id, "PENDING", ago(minute)],
+      [running.id, "RUNNING", ago(10 * minute)],
+      [cancelled.id, "RUNNING", ago(20 * minute)],
+      [running.id, "RUNNING", ago(minute)],
+      [running.id, "QUEUED", ago(10 * minute)],
+      [running.id, "QUEUED", ago(minute)],
+      [running.id, "LABELLED", ago(30 * minute)],
+      [running.id, "RUNNING", staleBefore],
+    ];
+    for (const [position, [jobId, status, updatedAt]] of items.entries()) {
+      await db.bulkJobItem.create({ data: { jobId, shop: passShop, orderId: `gid://shopify/Order/${200 + position}`, orderName: `#${200 + position}`, position, status, updatedAt } });
+    }
+    const byId = <T extends { id: string }>(rows: T[]) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+    const pendingByModel = await db.bulkJobItem.findMany({ where: { status: "PENDING", shop: passShop } });
+    expect(pendingByModel).toHaveLength(3);
+    expect(byId(await pendingItems(db, { shop: passShop, limit: 500 }))).toEqual(byId(pendingByModel));
+    expect(byId(await pendingItems(db, { jobId: running.id, limit: 500 }))).toEqual(byId(pendingByModel.filter((item) => item.jobId === running.id)));
+    expect(await pendingItems(db, { shop: passShop, limit: 1 })).toHaveLength(1);
+    const jobsByModel = await db.bulkJobItem.findMany({ where: { status: "PENDING" }, distinct: ["jobId"], select: { jobId: true }, take: 100 });
+    const jobIds = await jobsWithPendingItems(db, 100);
+    expect([...jobIds].sort()).toEqual(jobsByModel.map((row) => row.jobId).sort());
+    expect(jobIds).toEqual(expect.arrayContaining([running.id, cancelled.id]));
+
+    const updatedBefore = staleBefore;
+    for (const status of ["RUNNING", "QUEUED"] as const) {
+      const stale = await staleItems(db, { status, updatedBefore, limit: 200 });
+      const byModel = await db.bulkJobItem.findMany({
+        where: { status, updatedAt: { lt: updatedBefore } },
+        include: { job: { select: { status: true } } },
+        orderBy: { updatedAt: "asc" },
+        take: 200,
+      });
+      expect(stale.map(({ jobStatus, ...item }) => ({ ...item, job: { status: jobStatus } }))).toEqual(byModel);
+    }
+    const staleRunning = ours(await staleItems(db, { status: "RUNNING", updatedBefore, limit: 200 }));
+    expect(staleRunning.map((item) => [item.jobId, item.jobStatus])).toEqual([[cancelled.id, "CANCELLED"], [running.id, "RUNNING"]]);
+    expect(ours(await staleItems(db, { status: "QUEUED", updatedBefore, limit: 200 })).map((item) => item.position)).toEqual([6]);
   });
 
   it("writes a job's items inside the creation's transaction as createMany writes them (230: three statements)", async () => {

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { settlePendingItems } from "../../bulk/pending.server";
 import { finishJobIfDone } from "../../bulk/bulk-jobs.server";
+import { jobsWithPendingItems } from "../../bulk/item-rows.server";
 import { defineJob, type JobDefinition } from "../registry";
 import { RECURRING_SINGLETON_KEY } from "../schedule.server";
 import type { JobQueue } from "../types";
@@ -19,9 +20,9 @@ export function bulkSettlePendingJob(db: PrismaClient): JobDefinition {
     concurrency: 1,
     retryLimit: 0,
     async handle() {
-      const jobs = await db.bulkJobItem.findMany({ where: { status: "PENDING" }, distinct: ["jobId"], select: { jobId: true }, take: 100 });
+      const jobIds = await jobsWithPendingItems(db, 100);
       await settlePendingItems(db);
-      for (const { jobId } of jobs) await finishJobIfDone(db, jobId);
+      for (const jobId of jobIds) await finishJobIfDone(db, jobId);
     },
   });
 }
