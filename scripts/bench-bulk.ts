@@ -318,7 +318,7 @@ function report(run: Run, { settings, monitorMsPerS, ideal }: { settings: Settin
   if (figures.otherThreadsMs !== null) {
     // What a JavaScript profile of the app does not show (decision 0217): mostly V8's optimizing compiler.
     console.log(
-      `  of the CPU from Start, threads other than each process's main thread (V8's compiler and GC helpers, libuv's pool): ${(figures.otherThreadsMs / 1000).toFixed(1)} s, ${(figures.otherThreadsMs / purchases).toFixed(1)} ms per label`,
+      `  of the CPU from Start (each worker's from its start), threads other than each process's main thread (V8's compiler and GC helpers, libuv's pool, tsx's module hooks): ${(figures.otherThreadsMs / 1000).toFixed(1)} s, ${(figures.otherThreadsMs / purchases).toFixed(1)} ms per label`,
     );
   }
   const calls = [...run.points.values()].reduce((sum, points) => sum + points.calls, 0);

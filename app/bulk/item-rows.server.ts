@@ -124,7 +124,7 @@ export async function insertItems(db: Raw, jobId: string, items: readonly NewIte
 
 /*
  * The background passes' reads (decision 0218): every RECONCILE_INTERVAL_MS in every deployment, nearly always
- * finding nothing, at a tenth of the CPU of the model queries they replace.
+ * finding nothing, at a fraction of the CPU of the model queries they replace. pendingItems also runs when a job is read.
  */
 
 /** Up to `limit` PENDING items, of one shop or one job if given. */

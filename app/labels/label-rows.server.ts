@@ -212,7 +212,7 @@ export async function claimDueSummaries(db: RawDb, ids: readonly string[], now: 
 
 /*
  * The background passes' reads (decision 0218). They run every RECONCILE_INTERVAL_MS in every deployment, and almost
- * always find nothing: as model queries, each cost about ten times the CPU of the same statement run here.
+ * always find nothing: as model queries, each cost several times the CPU of the same statement run here.
  */
 
 /** Up to `limit` attempts due for a reconciliation, across shops, the longest untouched first. */

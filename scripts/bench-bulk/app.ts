@@ -127,7 +127,7 @@ export type JobFigures = {
   wallMs: number;
   userMs: number;
   systemMs: number;
-  /** Of that CPU from Start, the threads other than the main one (V8's compiler and GC helpers, libuv's pool); null off Linux. */
+  /** Of that CPU from Start, the threads other than the main one (scripts/bench-bulk/threads.ts); null off Linux. */
   otherThreadsMs: number | null;
   /** Of which the preflight's (this process). */
   preflightCpuMs: number;

@@ -244,6 +244,7 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
       [106, "PENDING", null, staleBefore, true],
       [107, "PENDING", null, ago(minute), false],
       [108, "CREATED", null, ago(60 * minute), false],
+      [109, "NEEDS_REVIEW", ago(60 * minute), ago(60 * minute), false],
     ];
     const attemptIds = new Map<number, string>();
     for (const [n, status, nextReconcileAt, updatedAt] of attempts) {
@@ -273,12 +274,16 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
       [116, "CREATED", ago(30_000), ago(60 * minute), false, false],
       [117, "CREATED", ago(2 * minute), ago(25 * 60 * minute), false, false],
       [118, "CREATED", ago(2 * minute), ago(60 * minute), true, false],
+      [119, "CREATED", ago(10 * minute), ago(60 * minute), true, false],
+      [120, "IN_PROGRESS", staleBefore, ago(60 * minute), false, false],
+      [121, "CREATED", ago(minute), ago(60 * minute), false, false],
+      [122, "CREATED", ago(3 * minute), ago(24 * 60 * minute), false, false],
     ];
     const labelIds = new Map<number, string>();
     for (const [n, fulfillmentStatus, updatedAt, createdAt, metafieldWritten, voided] of labels) {
       const attempt = await insertAttempt(db, { ...attemptInput(n), shop: passShop, orderSlot: `${passShop}|${n}`, status: "CREATED" }, createdAt);
       const label = (await insertLabelForAttempt(db, attempt.id, { ...labelInput(n), shop: passShop }, "CREATED", createdAt))!;
-      await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus, updatedAt, createdAt, metafieldWritten, voidState: voided ? "VOIDED" : null } });
+      await db.label.update({ where: { id: label.id }, data: { fulfillmentStatus, updatedAt, createdAt, metafieldWritten, voidState: voided ? "VOID" : null } });
       labelIds.set(n, label.id);
     }
     const claimedBefore = staleBefore;
@@ -291,7 +296,9 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
         select: { id: true, shop: true, fulfillmentStatus: true },
       }),
     );
+    // Not 120 (claimed exactly at the bound), 114 (void), 113 (recent) or 119 (older, but not pushing).
     expect(ours(stuck).map((row) => row.id)).toEqual([111, 112].map((n) => labelIds.get(n)));
+    expect(await stuckLabels(db, { claimedBefore, limit: 1 })).toEqual(stuck.slice(0, 1));
     const touchedBefore = ago(minute);
     const createdSince = ago(24 * 60 * minute);
     const unwritten = await unwrittenSummaryLabels(db, { touchedBefore, createdSince, limit: 20 });
@@ -303,7 +310,10 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
         select: { id: true, shop: true },
       }),
     );
-    expect(ours(unwritten).map((row) => row.id)).toEqual([labelIds.get(115)]);
+    // 122 was created exactly a day before, 121 touched exactly a minute before: both in. Not 116 (touched 30 s
+    // before), 117 (created over a day before), 118 and 119 (written), nor the labels not fulfilled.
+    expect(ours(unwritten).map((row) => row.id)).toEqual([122, 115, 121].map((n) => labelIds.get(n)));
+    expect(await unwrittenSummaryLabels(db, { touchedBefore, createdSince, limit: 1 })).toEqual(unwritten.slice(0, 1));
 
     // Bulk items of two jobs: PENDING, stale and fresh RUNNING and QUEUED.
     const running = await db.bulkJob.create({ data: { shop: passShop, environment: "staging", settingsJson: "{}" } });
@@ -329,10 +339,15 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
     expect(byId(await pendingItems(db, { shop: passShop, limit: 500 }))).toEqual(byId(pendingByModel));
     expect(byId(await pendingItems(db, { jobId: running.id, limit: 500 }))).toEqual(byId(pendingByModel.filter((item) => item.jobId === running.id)));
     expect(await pendingItems(db, { shop: passShop, limit: 1 })).toHaveLength(1);
+    // The recurring pass reads every shop's.
+    expect(byId(await pendingItems(db, { limit: 500 }))).toEqual(byId(await db.bulkJobItem.findMany({ where: { status: "PENDING" }, take: 500 })));
     const jobsByModel = await db.bulkJobItem.findMany({ where: { status: "PENDING" }, distinct: ["jobId"], select: { jobId: true }, take: 100 });
     const jobIds = await jobsWithPendingItems(db, 100);
     expect([...jobIds].sort()).toEqual(jobsByModel.map((row) => row.jobId).sort());
     expect(jobIds).toEqual(expect.arrayContaining([running.id, cancelled.id]));
+    const oneJob = await jobsWithPendingItems(db, 1);
+    expect(oneJob).toHaveLength(1);
+    expect(jobIds).toContain(oneJob[0]);
 
     const updatedBefore = staleBefore;
     for (const status of ["RUNNING", "QUEUED"] as const) {
@@ -344,8 +359,10 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
         take: 200,
       });
       expect(stale.map(({ jobStatus, ...item }) => ({ ...item, job: { status: jobStatus } }))).toEqual(byModel);
+      expect(await staleItems(db, { status, updatedBefore, limit: 1 })).toEqual(stale.slice(0, 1));
     }
     const staleRunning = ours(await staleItems(db, { status: "RUNNING", updatedBefore, limit: 200 }));
+    // Not the item touched exactly at the bound, nor the fresh one.
     expect(staleRunning.map((item) => [item.jobId, item.jobStatus])).toEqual([[cancelled.id, "CANCELLED"], [running.id, "RUNNING"]]);
     expect(ours(await staleItems(db, { status: "QUEUED", updatedBefore, limit: 200 })).map((item) => item.position)).toEqual([6]);
   });

@@ -86,13 +86,16 @@ describe("the recurring reconciliation job", () => {
 
   it("a pass that fails is not retried; the next interval runs the next one", async () => {
     let clock = 1_000_000;
-    const deps: ReconcilerDeps = { ...fakeDeps([]), db: { purchaseAttempt: { findMany: () => Promise.reject(new Error("database is locked")) } } as never };
+    // The pass's first read (dueAttempts, a plain statement) fails as a locked database does.
+    const deps: ReconcilerDeps = { ...fakeDeps([]), db: { $queryRaw: () => Promise.reject(new Error("database is locked")) } as never };
     const queue = createEmbeddedQueue({ db, dialect: "sqlite", pollMs: 20, now: () => clock });
     queues.push(queue);
     await registerJobs(queue, [reconcileLabelsJob(deps)]);
     await scheduleReconcileLabels(queue, 60_000);
     await queue.start();
     await expect.poll(() => runs("failed")).toBe(1);
+    const failed = await db.job.findFirstOrThrow({ where: { name: RECONCILE_LABELS_JOB, state: "failed" } });
+    expect(failed.lastError).toContain("database is locked");
     await settle();
     expect(await runs()).toBe(1);
     clock += 60_000;
