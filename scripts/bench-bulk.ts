@@ -34,6 +34,7 @@ import { createPostgresTestDatabase } from "../test/helpers/test-postgres";
 import { STALL_TICK_MS, type BenchAppConfig, type JobFigures } from "./bench-bulk/app";
 import { measureIdealLabelCpu, type IdealFigures } from "./bench-bulk/ideal";
 import { generatePostgresClient, POSTGRES_ALIAS_HOOK, POSTGRES_CLIENT_DIR } from "./bench-bulk/postgres-client";
+import { statCpuMs } from "./bench-bulk/threads";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PLAN_BUCKETS: Record<string, { size: number; restore: number }> = {
@@ -117,8 +118,7 @@ async function startServer(script: string, env: Record<string, string>): Promise
 /** User + system CPU milliseconds of a live process (Linux /proc; 0 elsewhere). */
 function processCpuMs(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return 0;
   }

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 
 export type ThreadCpu = { mainMs: number; otherMs: number };
 
-/** User + system CPU milliseconds of one thread's stat line (utime and stime, in clock ticks of USER_HZ 100). */
-function statCpuMs(stat: string): number {
+/** User + system CPU milliseconds of a process's or thread's stat line (utime and stime, in clock ticks of USER_HZ 100). */
+export function statCpuMs(stat: string): number {
   // The command name (in parentheses) may hold spaces: the fields are counted after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
