@@ -7,6 +7,8 @@ import { ConnectionPool } from "@libsql/client/sqlite3";
 import Database from "libsql";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createStatementCachingClient, cachedStatements } from "./db-libsql-client";
+import { statements, unsynced } from "./db-direct.server";
+import { UNSYNCED_WRITE } from "./db-sync";
 import { createTestDatabase } from "../test/helpers/test-db";
 
 let dir: string;
@@ -236,6 +238,42 @@ describe("the statement-caching libSQL client", () => {
     expect(after.rows[0]!.b).toBe("x");
   });
 
+  it("commits a write marked unsynced with synchronous NORMAL, any other write and every transaction with FULL", async () => {
+    // One connection, so every call below reads the level the previous one left (PRAGMA reads never change it).
+    const client = open(createStatementCachingClient, { url: fileUrl("sync.sqlite"), concurrency: 1 });
+    const level = async (on: Pick<Client, "execute"> = client) => Number((await on.execute("PRAGMA synchronous")).rows[0]![0]);
+    const FULL = 2;
+    const NORMAL = 1;
+    const prepares = countPrepares();
+    await client.execute("PRAGMA journal_mode = WAL");
+    await client.execute("CREATE TABLE t (k INTEGER)");
+    expect(await level()).toBe(FULL);
+    await client.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [1] });
+    expect(await level()).toBe(NORMAL);
+    // A read leaves the level as it is; the next unmarked write is synced again.
+    await client.execute("SELECT count(*) FROM t");
+    expect(await level()).toBe(NORMAL);
+    await client.execute({ sql: "INSERT INTO t VALUES (?)", args: [2] });
+    expect(await level()).toBe(FULL);
+    await client.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [3] });
+    expect(await level()).toBe(NORMAL);
+    // A transaction begins at FULL after an unsynced write, and a marked write inside it leaves the level alone
+    // (SQLite refuses to change it inside a transaction).
+    const tx = await client.transaction("deferred");
+    expect(await level(tx)).toBe(FULL);
+    await tx.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [4] });
+    expect(await level(tx)).toBe(FULL);
+    await tx.commit();
+    // Each level's setter is prepared once per connection and kept.
+    expect(preparesOf(prepares, "PRAGMA synchronous = NORMAL")).toBe(1);
+    expect(preparesOf(prepares, "PRAGMA synchronous = FULL")).toBe(1);
+    // A script runs at FULL too.
+    await client.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [5] });
+    await client.executeMultiple("INSERT INTO t VALUES (6); INSERT INTO t VALUES (7);");
+    expect(await level()).toBe(FULL);
+    expect((await client.execute("SELECT count(*) AS c FROM t")).rows[0]!.c).toBe(7);
+  });
+
   it("runs a transaction's statements on its own connection while plain calls use another", async () => {
     const client = open(createStatementCachingClient, { url: fileUrl("tx.sqlite"), timeout: 100 });
     await client.execute("PRAGMA journal_mode = WAL");
@@ -392,6 +430,13 @@ describe("Prisma on the app's SQLite adapter", () => {
       const busy = await prisma.$queryRawUnsafe<{ timeout: number | bigint }[]>("PRAGMA busy_timeout");
       expect(journal[0]!.journal_mode).toBe("wal");
       expect(Number(busy[0]!.timeout)).toBe(5000);
+
+      // The app's raw statements carry the unsynced mark to the connection (one after another, they share one).
+      const synchronous = async () => Number((await prisma.$queryRawUnsafe<{ synchronous: number | bigint }[]>("PRAGMA synchronous"))[0]!.synchronous);
+      await statements(prisma).$executeRaw`${unsynced}UPDATE "Job" SET "attempts" = 3 WHERE "id" = ${"j1"}`;
+      expect(await synchronous()).toBe(1);
+      await prisma.job.update({ where: { id: "j1" }, data: { attempts: 4 } });
+      expect(await synchronous()).toBe(2);
     } finally {
       await db.close();
     }

@@ -20,7 +20,11 @@
  * a test double) keeps its own `$queryRaw`/`$executeRaw`: a transaction's statements must stay on its connection.
  */
 import type { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { UNSYNCED_WRITE } from "./db-sync";
 import { Prisma } from "./generated/prisma/client";
+
+/** The mark of a write that may commit without waiting for the disk (db-sync.ts), first in a statement: Prisma.sql`${unsynced}UPDATE …`. */
+export const unsynced = Prisma.raw(UNSYNCED_WRITE);
 
 type Adapter = Awaited<ReturnType<PrismaLibSQL["connect"]>>;
 type Transaction = Awaited<ReturnType<Adapter["startTransaction"]>>;

@@ -13,9 +13,18 @@ import { createClient, type Client, type Config } from "@libsql/client";
 import { ConnectionPool, Sqlite3Client } from "@libsql/client/sqlite3";
 import { expandConfig, isInMemoryConfig } from "@libsql/core/config";
 import Database from "libsql";
+import { UNSYNCED_WRITE } from "./db-sync";
 
 /** Statements kept per connection. Prisma's SQL texts for this app number in the low hundreds at most. */
 export const STATEMENT_CACHE_SIZE = 200;
+
+type SyncLevel = "FULL" | "NORMAL";
+
+/** The level a statement needs: none for a read, NORMAL for a marked write, FULL for any other write. */
+function syncLevelFor(sql: string): SyncLevel | null {
+  if (sql.startsWith(UNSYNCED_WRITE)) return "NORMAL";
+  return /^\s*(SELECT|PRAGMA)\b/i.test(sql) ? null : "FULL";
+}
 
 type Connection = InstanceType<typeof Database>;
 type Statement = ReturnType<Connection["prepare"]>;
@@ -29,11 +38,25 @@ type Statement = ReturnType<Connection["prepare"]>;
  */
 class StatementCache {
   private readonly statements = new Map<string, Statement>();
+  /** The connection's `synchronous` level as last set here (unknown until the first write), and its setters. */
+  private level: SyncLevel | undefined;
+  private setters: Partial<Record<SyncLevel, Statement>> = {};
 
   constructor(
     private readonly connection: Connection,
     private readonly limit: number,
   ) {}
+
+  /**
+   * Sets the connection's level for the next write, outside a transaction only (SQLite refuses to change it inside
+   * one; the transaction's statements are committed at the level its BEGIN ran with).
+   */
+  syncFor(level: SyncLevel | null): void {
+    if (level === null || level === this.level || this.connection.inTransaction) return;
+    const setter = (this.setters[level] ??= Database.prototype.prepare.call(this.connection, `PRAGMA synchronous = ${level}`));
+    setter.run([]);
+    this.level = level;
+  }
 
   prepare(sql: string): Statement {
     const cached = this.statements.get(sql);
@@ -63,11 +86,13 @@ class StatementCache {
    * better than waiting for the collector: the connection is marked, and the pool closes it when it comes back.
    */
   private forgetOnError(sql: string, statement: Statement): void {
+    const level = syncLevelFor(sql);
     for (const method of ["run", "all", "get"] as const) {
       const original = statement[method] as (...args: unknown[]) => unknown;
       Object.defineProperty(statement, method, {
         value: (...args: unknown[]) => {
           try {
+            this.syncFor(level);
             return original.apply(statement, args);
           } catch (error) {
             if (this.statements.get(sql) === statement) this.statements.delete(sql);
@@ -85,6 +110,7 @@ class StatementCache {
    */
   clear(): void {
     this.statements.clear();
+    this.setters = {};
   }
 
   /** The SQL texts held, least recently used first. */
@@ -173,6 +199,8 @@ function keepStatements(connection: Connection, limit: number): void {
   connection.prepare = ((sql: string) => cache.prepare(sql)) as Connection["prepare"];
   connection.exec = ((sql: string) => {
     cache.clear();
+    // Scripts (migrations, executeMultiple) commit durably like any unmarked write.
+    cache.syncFor("FULL");
     return Database.prototype.exec.call(connection, sql);
   }) as Connection["exec"];
   connection.close = (() => {

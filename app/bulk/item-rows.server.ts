@@ -8,7 +8,7 @@
  * Every write sets `updatedAt` itself: Prisma's @updatedAt only applies to its own model queries.
  */
 import { Prisma, type BulkJob, type BulkJobItem, type PrismaClient } from "../generated/prisma/client";
-import { statements } from "../db-direct.server";
+import { statements, unsynced } from "../db-direct.server";
 import { pacedChunks } from "../event-loop";
 import { newRowId } from "../labels/label-rows.server";
 import { UNFINISHED_ITEM_STATUSES, type BulkItemStatus } from "./types";
@@ -28,7 +28,7 @@ export async function readJob(db: Raw, id: string): Promise<BulkJob | null> {
 
 /** QUEUED (or RUNNING, its last run's process died) -> RUNNING; false when the item is not runnable any more. */
 export async function claimItem(db: Raw, item: Pick<BulkJobItem, "id" | "startedAt">, now: Date): Promise<boolean> {
-  const count = await statements(db).$executeRaw`UPDATE "BulkJobItem"
+  const count = await statements(db).$executeRaw`${unsynced}UPDATE "BulkJobItem"
     SET "status" = 'RUNNING', "attempts" = "attempts" + 1, "startedAt" = ${item.startedAt ?? now}, "updatedAt" = ${now}
     WHERE "id" = ${item.id} AND "status" IN (${Prisma.join([...UNFINISHED_ITEM_STATUSES])})`;
   return count === 1;
@@ -59,7 +59,7 @@ export async function settleItem(db: Raw, id: string, status: Exclude<BulkItemSt
   if (data.alreadyLabelled !== undefined) sets.push(Prisma.sql`"alreadyLabelled" = ${data.alreadyLabelled}`);
   if (data.attemptId !== undefined) sets.push(Prisma.sql`"attemptId" = ${data.attemptId}`);
   if (data.refused) sets.push(Prisma.sql`"refusals" = "refusals" + 1`);
-  const count = await statements(db).$executeRaw`UPDATE "BulkJobItem" SET ${Prisma.join(sets, ", ")} WHERE "id" = ${id} AND "status" = 'RUNNING'`;
+  const count = await statements(db).$executeRaw`${unsynced}UPDATE "BulkJobItem" SET ${Prisma.join(sets, ", ")} WHERE "id" = ${id} AND "status" = 'RUNNING'`;
   return count === 1;
 }
 

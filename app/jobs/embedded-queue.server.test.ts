@@ -246,10 +246,11 @@ describe.each(STORES)("embedded queue on $dialect", ({ dialect, open }) => {
     const probes = () => texts.filter((text) => text.startsWith("SELECT CAST("));
     await waitFor(async () => probes().length >= 4, "four full polls");
     await queue.stop({ graceMs: 0 });
-    const claims = texts.filter((text) => /^UPDATE "Job"\s+SET "state" = 'active'/.test(text));
+    const claim = /^(?:\/\* unsynced \*\/ )?UPDATE "Job"\s+SET "state" = 'active'/;
+    const claims = texts.filter((text) => claim.test(text));
     expect(claims).toEqual([]);
     // The claim's text as the filter reads it, so the check above can fail.
-    expect(claimStatement({ name: "a", limit: 1, at: 1n, token: "t", leaseUntilMs: 2n, dialect }).sql).toMatch(/^UPDATE "Job"\s+SET "state" = 'active'/);
+    expect(claimStatement({ name: "a", limit: 1, at: 1n, token: "t", leaseUntilMs: 2n, dialect }).sql).toMatch(claim);
   });
 });
 

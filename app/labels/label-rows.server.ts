@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Prisma, type Label, type PrismaClient, type PurchaseAttempt } from "../generated/prisma/client";
-import { statements, transactions, type RawTransactions } from "../db-direct.server";
+import { statements, transactions, unsynced, type RawTransactions } from "../db-direct.server";
 import { ATTEMPT, CLAIMABLE_FULFILLMENT_STATUSES, FULFILLMENT, PUSHING_FULFILLMENT_STATUSES } from "./status";
 
 export type RawDb = Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
@@ -67,7 +67,7 @@ export async function attemptForFulfillmentOrder(
 
 /** The shop's next value of the day's reference counter (1 for the day's first), in one atomic statement. */
 export async function nextReferenceValue(db: RawDb, shop: string, day: string): Promise<number> {
-  const rows = await statements(db).$queryRaw<{ value: number | bigint }[]>`INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${shop}, ${day}, 1)
+  const rows = await statements(db).$queryRaw<{ value: number | bigint }[]>`${unsynced}INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${shop}, ${day}, 1)
     ON CONFLICT ("shop", "day") DO UPDATE SET "value" = "ReferenceCounter"."value" + 1
     RETURNING "value"`;
   return Number(rows[0]!.value);
@@ -172,7 +172,7 @@ export async function updateLabelStep(
   if (data.fulfillmentId !== undefined) sets.push(Prisma.sql`"fulfillmentId" = ${data.fulfillmentId}`);
   if (data.metafieldWritten !== undefined) sets.push(Prisma.sql`"metafieldWritten" = ${data.metafieldWritten}`);
   if (data.summaryDueAt !== undefined) sets.push(Prisma.sql`"summaryDueAt" = ${data.summaryDueAt}`);
-  const rows = await statements(db).$queryRaw<Label[]>`UPDATE "Label" SET ${Prisma.join(sets, ", ")} WHERE "id" = ${id} RETURNING *`;
+  const rows = await statements(db).$queryRaw<Label[]>`${unsynced}UPDATE "Label" SET ${Prisma.join(sets, ", ")} WHERE "id" = ${id} RETURNING *`;
   return rows[0] ?? null;
 }
 
