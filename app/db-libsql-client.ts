@@ -91,8 +91,9 @@ class StatementCache {
       const original = statement[method] as (...args: unknown[]) => unknown;
       Object.defineProperty(statement, method, {
         value: (...args: unknown[]) => {
+          // Outside the try: a setter that fails says nothing about this statement.
+          this.syncFor(level);
           try {
-            this.syncFor(level);
             return original.apply(statement, args);
           } catch (error) {
             if (this.statements.get(sql) === statement) this.statements.delete(sql);
