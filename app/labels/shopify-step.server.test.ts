@@ -3,7 +3,7 @@
  * unless the shop turned "fulfil with test labels" on AND Shopify says it is a development store, at push time.
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { mockAdmin } from "../../test/helpers/mock-admin";
+import { mockAdmin, unfulfilledOrderContext } from "../../test/helpers/mock-admin";
 import { createTestDatabase } from "../../test/helpers/test-db";
 import { setFulfilTestLabels } from "../settings/test-labels.server";
 import { pushLabelToShopify } from "./fulfill.server";
@@ -20,27 +20,7 @@ function shopify(options: { developmentStore: boolean }) {
   const writes: string[] = [];
   const admin = mockAdmin({
     ShopPlan: () => ({ data: { shop: { plan: { partnerDevelopment: options.developmentStore } } } }),
-    FulfillmentContext: () => ({
-      data: {
-        order: {
-          id: ORDER,
-          name: "#77",
-          fulfillments: [],
-          fulfillmentOrders: {
-            nodes: [
-              {
-                id: "gid://shopify/FulfillmentOrder/7",
-                status: "OPEN",
-                deliveryMethod: { methodType: "SHIPPING" },
-                supportedActions: [{ action: "CREATE_FULFILLMENT" }],
-                lineItems: { nodes: [{ id: "gid://shopify/FulfillmentOrderLineItem/7", remainingQuantity: 1 }], pageInfo: { hasNextPage: false } },
-              },
-            ],
-            pageInfo: { hasNextPage: false },
-          },
-        },
-      },
-    }),
+    FulfillmentContext: () => unfulfilledOrderContext({ id: ORDER, name: "#77", n: 7 }),
     FulfillmentCreate: () => {
       writes.push("fulfillmentCreate");
       return { data: { fulfillmentCreate: { fulfillment: { id: "gid://shopify/Fulfillment/7", status: "SUCCESS" }, userErrors: [] } } };

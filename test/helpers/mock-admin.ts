@@ -32,3 +32,31 @@ export function mockAdmin(handlers: Record<string, OperationHandler>): MockAdmin
     },
   };
 }
+
+/**
+ * The FulfillmentContext answer for an order not fulfilled yet, with one open shipping fulfillment order of one line
+ * (ids end with `n`).
+ */
+export function unfulfilledOrderContext(order: { id: string; name: string; n: number }) {
+  return {
+    data: {
+      order: {
+        id: order.id,
+        name: order.name,
+        fulfillments: [],
+        fulfillmentOrders: {
+          nodes: [
+            {
+              id: `gid://shopify/FulfillmentOrder/${order.n}`,
+              status: "OPEN",
+              deliveryMethod: { methodType: "SHIPPING" },
+              supportedActions: [{ action: "CREATE_FULFILLMENT" }],
+              lineItems: { nodes: [{ id: `gid://shopify/FulfillmentOrderLineItem/${order.n}`, remainingQuantity: 1 }], pageInfo: { hasNextPage: false } },
+            },
+          ],
+          pageInfo: { hasNextPage: false },
+        },
+      },
+    },
+  };
+}

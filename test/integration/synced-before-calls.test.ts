@@ -7,7 +7,7 @@
 import Database from "libsql";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { developmentStorePlan, fulfilTestLabelsOn } from "../helpers/dev-store";
-import { mockAdmin } from "../helpers/mock-admin";
+import { mockAdmin, unfulfilledOrderContext } from "../helpers/mock-admin";
 import { createTestDatabase } from "../helpers/test-db";
 import { exampleLabelRequest } from "../../app/label-service/__fixtures__/example-request";
 import { pushLabelToShopify } from "../../app/labels/fulfill.server";
@@ -80,27 +80,7 @@ it("buys a label only after the purchase attempt is synced, and fulfils only aft
   let beforeFulfillment: Write[] = [];
   const admin = mockAdmin({
     ...developmentStorePlan,
-    FulfillmentContext: () => ({
-      data: {
-        order: {
-          id: ORDER,
-          name: "#1001",
-          fulfillments: [],
-          fulfillmentOrders: {
-            nodes: [
-              {
-                id: "gid://shopify/FulfillmentOrder/1",
-                status: "OPEN",
-                deliveryMethod: { methodType: "SHIPPING" },
-                supportedActions: [{ action: "CREATE_FULFILLMENT" }],
-                lineItems: { nodes: [{ id: "gid://shopify/FulfillmentOrderLineItem/1", remainingQuantity: 1 }], pageInfo: { hasNextPage: false } },
-              },
-            ],
-            pageInfo: { hasNextPage: false },
-          },
-        },
-      },
-    }),
+    FulfillmentContext: () => unfulfilledOrderContext({ id: ORDER, name: "#1001", n: 1 }),
     FulfillmentCreate: () => {
       beforeFulfillment = [...writes];
       return { data: { fulfillmentCreate: { fulfillment: { id: "gid://shopify/Fulfillment/1", status: "SUCCESS" }, userErrors: [] } } };
