@@ -65,7 +65,10 @@ export async function attemptForFulfillmentOrder(
   return rows[0] ?? null;
 }
 
-/** The shop's next value of the day's reference counter (1 for the day's first), in one atomic statement. */
+/**
+ * The shop's next value of the day's reference counter (1 for the day's first), in one atomic statement. Unsynced
+ * (decision 0219): the attempt that uses the value is synced after it; a value never sent may be lost.
+ */
 export async function nextReferenceValue(db: RawDb, shop: string, day: string): Promise<number> {
   const rows = await statements(db).$queryRaw<{ value: number | bigint }[]>`${unsynced}INSERT INTO "ReferenceCounter" ("shop", "day", "value") VALUES (${shop}, ${day}, 1)
     ON CONFLICT ("shop", "day") DO UPDATE SET "value" = "ReferenceCounter"."value" + 1
@@ -96,7 +99,10 @@ export interface NewAttempt {
   requestJson: string;
 }
 
-/** Writes the attempt (it takes the order's slot: a unique violation when the slot is held). */
+/**
+ * Writes the attempt (it takes the order's slot: a unique violation when the slot is held). Synced, never marked
+ * unsynced: it must be on the disk before the purchase call (decision 0219).
+ */
 export async function insertAttempt(db: RawDb, attempt: NewAttempt, now: Date): Promise<PurchaseAttempt> {
   const rows = await statements(db).$queryRaw<PurchaseAttempt[]>`INSERT INTO "PurchaseAttempt"
       ("id", "shop", "orderId", "orderName", "environment", "customReference", "orderSlot", "labelIndex", "locationId",
@@ -157,7 +163,10 @@ export async function insertLabelForAttempt(db: RawTransactions, attemptId: stri
   }
 }
 
-/** Sets the Shopify step's outcome on a label; the row as written, or null when the label is gone. */
+/**
+ * Sets the Shopify step's outcome on a label; the row as written, or null when the label is gone. Unsynced (decision
+ * 0219): a lost outcome leaves the synced claim, and the stuck-step pass pushes the label again.
+ */
 export async function updateLabelStep(
   db: RawDb,
   id: string,
@@ -179,6 +188,7 @@ export async function updateLabelStep(
 /**
  * Claims a live label's Shopify step (IN_PROGRESS, error cleared). `neverPushed`: only from PENDING with no
  * fulfillment recorded. Otherwise from PENDING, FAILED or SKIPPED_TEST, or from a claim older than `staleBefore`.
+ * Synced, never marked unsynced: it must be on the disk before the fulfillment call (decision 0219).
  */
 export async function claimLabelStep(db: RawDb, input: { id: string; shop: string; neverPushed: boolean; staleBefore: Date }, now: Date): Promise<boolean> {
   const claim = Prisma.sql`UPDATE "Label" SET "fulfillmentStatus" = ${FULFILLMENT.IN_PROGRESS}, "fulfillmentError" = NULL, "updatedAt" = ${now}
