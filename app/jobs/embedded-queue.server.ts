@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { pacedChunks } from "../event-loop";
 import { errorFields, moduleLogger } from "../observability/logger.server";
-import { joinSql, rawSql, sql, sqlRunner, unsyncedSql, type Dialect, type SqlTarget } from "./sql.server";
+import { joinSql, rawSql, sql, sqlRunner, unsynced, type Dialect, type SqlTarget } from "./sql.server";
 import { createTickClaimer, ensureSchedule, RECURRING_SINGLETON_KEY } from "./schedule.server";
 import {
   checkJob,
@@ -70,7 +70,7 @@ const ENQUEUE_ROWS_PER_STATEMENT = 250;
 export function claimStatement(claim: { name: string; limit: number; at: bigint; token: string; leaseUntilMs: bigint; dialect: Dialect }) {
   const { name, limit, at } = claim;
   const lock = rawSql(claim.dialect === "postgresql" ? "FOR UPDATE SKIP LOCKED" : "");
-  return sql`${unsyncedSql}UPDATE "Job"
+  return sql`${unsynced}UPDATE "Job"
     SET "state" = 'active', "claimToken" = ${claim.token}, "leaseUntilMs" = ${claim.leaseUntilMs}, "attempts" = "attempts" + 1
     WHERE "id" IN (SELECT "id" FROM (
         SELECT "id", "runAfterMs" FROM (SELECT "id", "runAfterMs" FROM "Job"
@@ -167,20 +167,20 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
       return new Set(rows.map((row) => row.name));
     },
     async renew(job, leaseMs) {
-      const count = await db.execute(sql`${unsyncedSql}UPDATE "Job" SET "leaseUntilMs" = ${BigInt(now() + leaseMs)}
+      const count = await db.execute(sql`${unsynced}UPDATE "Job" SET "leaseUntilMs" = ${BigInt(now() + leaseMs)}
         WHERE "id" = ${job.id} AND "claimToken" = ${job.token} AND "state" = 'active'`);
       return count === 1;
     },
     async settle(job, outcome: Outcome) {
       const at = BigInt(now());
       if (outcome.kind === "retry") {
-        await db.execute(sql`${unsyncedSql}UPDATE "Job" SET "state" = 'queued', "runAfterMs" = ${at + BigInt(outcome.delayMs)},
+        await db.execute(sql`${unsynced}UPDATE "Job" SET "state" = 'queued', "runAfterMs" = ${at + BigInt(outcome.delayMs)},
             "claimToken" = NULL, "leaseUntilMs" = NULL, "lastError" = ${outcome.error}
           WHERE "id" = ${job.id} AND "claimToken" = ${job.token} AND "state" = 'active'`);
         return;
       }
       const error = outcome.kind === "failed" ? outcome.error : null;
-      await db.execute(sql`${unsyncedSql}UPDATE "Job" SET "state" = ${outcome.kind}, "activeKey" = NULL, "finishedAtMs" = ${at},
+      await db.execute(sql`${unsynced}UPDATE "Job" SET "state" = ${outcome.kind}, "activeKey" = NULL, "finishedAtMs" = ${at},
           "claimToken" = NULL, "leaseUntilMs" = NULL, "lastError" = ${error}
         WHERE "id" = ${job.id} AND "claimToken" = ${job.token} AND "state" = 'active'`);
     },
@@ -192,7 +192,7 @@ export function createEmbeddedQueue(config: EmbeddedQueueConfig): JobQueue {
       // at most once a second (a lease is far longer than that), whatever the poll interval a queue was given.
       if (due(lastSweepAt, SWEEP_EVERY_MS)) {
         lastSweepAt = at;
-        await db.execute(sql`${unsyncedSql}UPDATE "Job" SET "state" = 'failed', "activeKey" = NULL, "finishedAtMs" = ${BigInt(at)},
+        await db.execute(sql`${unsynced}UPDATE "Job" SET "state" = 'failed', "activeKey" = NULL, "finishedAtMs" = ${BigInt(at)},
             "claimToken" = NULL, "lastError" = 'lease expired on the last attempt'
           WHERE "state" = 'active' AND "leaseUntilMs" < ${BigInt(at)} AND "attempts" >= "maxAttempts"`);
       }

@@ -4,7 +4,7 @@
  * see createTickClaimer); the winner then enqueues the run with a singleton key, so a run never starts while the
  * previous one is queued or active.
  */
-import { sql, unsyncedSql, type SqlRunner } from "./sql.server";
+import { sql, unsynced, type SqlRunner } from "./sql.server";
 
 export const RECURRING_SINGLETON_KEY = "recurring";
 
@@ -34,7 +34,7 @@ export function createTickClaimer(db: SqlRunner): TickClaimer {
     const kept = notBefore.get(name);
     if (kept !== undefined && now < kept && kept - now <= everyMs) return false;
     // The cast types the parameter: PostgreSQL would take it as an integer from "intervalMs" and refuse a clock in ms.
-    const won = await db.query<NextRow>(sql`${unsyncedSql}UPDATE "JobSchedule" SET "nextRunMs" = CAST(${BigInt(now)} AS BIGINT) + "intervalMs"
+    const won = await db.query<NextRow>(sql`${unsynced}UPDATE "JobSchedule" SET "nextRunMs" = CAST(${BigInt(now)} AS BIGINT) + "intervalMs"
       WHERE "name" = ${name} AND "nextRunMs" <= ${BigInt(now)} RETURNING "nextRunMs" AS "next"`);
     const next = won[0] ?? (await db.query<NextRow>(sql`SELECT "nextRunMs" AS "next" FROM "JobSchedule" WHERE "name" = ${name}`))[0];
     if (next) notBefore.set(name, Number(next.next));

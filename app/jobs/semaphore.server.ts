@@ -5,7 +5,7 @@
  * INSERT ... ON CONFLICT DO UPDATE ... WHERE expired, atomic on SQLite and PostgreSQL alike.
  */
 import { randomUUID } from "node:crypto";
-import { sql, sqlRunner, unsyncedSql, type Dialect, type SqlTarget } from "./sql.server";
+import { sql, sqlRunner, unsynced, type Dialect, type SqlTarget } from "./sql.server";
 
 export type SemaphoreLease = {
   key: string;
@@ -53,12 +53,12 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
       slot,
       holder,
       async renew() {
-        const count = await db.execute(sql`${unsyncedSql}UPDATE "SemaphoreSlot" SET "leaseUntilMs" = ${BigInt(now() + leaseMs)}
+        const count = await db.execute(sql`${unsynced}UPDATE "SemaphoreSlot" SET "leaseUntilMs" = ${BigInt(now() + leaseMs)}
           WHERE "key" = ${key} AND "slot" = ${slot} AND "holder" = ${holder}`);
         return count === 1;
       },
       async release() {
-        const count = await db.execute(sql`${unsyncedSql}DELETE FROM "SemaphoreSlot" WHERE "key" = ${key} AND "slot" = ${slot} AND "holder" = ${holder}`);
+        const count = await db.execute(sql`${unsynced}DELETE FROM "SemaphoreSlot" WHERE "key" = ${key} AND "slot" = ${slot} AND "holder" = ${holder}`);
         if (count === 1) {
           remember(key, slot);
           releases.set(key, (releases.get(key) ?? 0) + 1);
@@ -89,7 +89,7 @@ export function createSemaphore(config: SemaphoreConfig): Semaphore {
     );
     for (const slot of order) {
       forget(key, slot);
-      const rows = await db.query<{ holder: string }>(sql`${unsyncedSql}INSERT INTO "SemaphoreSlot" ("key", "slot", "holder", "leaseUntilMs")
+      const rows = await db.query<{ holder: string }>(sql`${unsynced}INSERT INTO "SemaphoreSlot" ("key", "slot", "holder", "leaseUntilMs")
         VALUES (${key}, ${slot}, ${holder}, ${BigInt(at + leaseMs)})
         ON CONFLICT ("key", "slot") DO UPDATE SET "holder" = excluded."holder", "leaseUntilMs" = excluded."leaseUntilMs"
           WHERE "SemaphoreSlot"."leaseUntilMs" <= ${BigInt(at)}

@@ -3,7 +3,7 @@
  * the app's Prisma client (SQLite, or PostgreSQL when the client was generated for it) and on a plain `pg` pool
  * or transaction client (PostgreSQL). Statements are written once with Prisma.sql (portable placeholders).
  */
-import { statements, unsynced } from "../db-direct.server";
+import { statements } from "../db-direct.server";
 import { Prisma } from "../generated/prisma/client";
 
 export type Dialect = "sqlite" | "postgresql";
@@ -57,4 +57,4 @@ export const sql = Prisma.sql;
 export const rawSql = Prisma.raw;
 export const joinSql = Prisma.join;
 /** First in a bookkeeping write that may commit without waiting for the disk on SQLite (app/db-sync.ts). */
-export const unsyncedSql = unsynced;
+export { unsynced } from "../db-direct.server";

@@ -13,7 +13,7 @@
  * time, apply the batch, correct from the status, then grant the lease (`leased`, 0 when refused).
  */
 import { ASSUMED_BUCKET, refundOf, type Reservation, type ShopifyBudget, type ThrottleStatus } from "./budget";
-import { rawSql, sql, sqlRunner, unsyncedSql, type Dialect, type SqlTarget } from "../jobs/sql.server";
+import { rawSql, sql, sqlRunner, unsynced, type Dialect, type SqlTarget } from "../jobs/sql.server";
 import { moduleLogger } from "../observability/logger.server";
 
 export type DatabaseBudgetConfig = {
@@ -201,7 +201,7 @@ export function createDatabaseShopifyBudget(config: DatabaseBudgetConfig): Datab
     const holds = request || state.inFlight > 0 || state.lease > 0;
     let rows: Row[];
     try {
-      rows = await db.query<Row>(sql`${unsyncedSql}UPDATE "ShopifyBucket" SET
+      rows = await db.query<Row>(sql`${unsynced}UPDATE "ShopifyBucket" SET
           "available" = ${corrected} - ${grant},
           "pending" = ${pending} + ${grant},
           "leased" = ${grant},
