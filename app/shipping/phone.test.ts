@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mapOrderToLabelRequest } from "./map";
-import { phoneRegion, toE164 } from "./phone";
+import { PARSED_KEPT, phoneRegion, toE164 } from "./phone";
 import { defaultShippingSettings } from "./settings";
 import { testOrder } from "./test-orders";
 
@@ -64,5 +64,19 @@ describe("phones of overseas France written as FR", () => {
     };
     const { preview } = mapOrderToLabelRequest({ order: testOrder({}), settings, customReference: "20261122-001" });
     expect(preview?.sender.phone1).toBe("+262262201234");
+  });
+
+  it("answers a number read before as it did then, in the plan it was read in, and keeps only the latest ones", () => {
+    // The same text in two plans, each answered for its own plan (the second time from memory).
+    for (let round = 0; round < 2; round += 1) {
+      expect(toE164("0692 12 34 56", { country: "FR", zip: "97400" })).toBe("+262692123456");
+      expect(toE164("0692 12 34 56", { country: "FR", zip: "75004" })).toBe("+33692123456");
+      expect(toE164("12", "FR")).toBeUndefined();
+    }
+    // More distinct numbers than are kept: the earliest are read again, with the same answers.
+    const numbers = Array.from({ length: PARSED_KEPT + 10 }, (_, i) => `06 12 ${String(Math.floor(i / 100)).padStart(2, "0")} ${String(i % 100).padStart(2, "0")} 78`);
+    const first = numbers.map((text) => toE164(text, "FR"));
+    expect(numbers.map((text) => toE164(text, "FR"))).toEqual(first);
+    expect(first[0]).toBe("+33612000078");
   });
 });
