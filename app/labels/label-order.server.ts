@@ -32,7 +32,7 @@ import { placeForLocation, splitLocations } from "./location-label.server";
 import type { OrderLocation } from "../shipping/location-sender";
 import { applyOverrides, offeredFor, orderGid, PREVIEW_REFERENCE, resolvedByEdit, type RequestOverrides } from "./order-label.server";
 import { labelProblem } from "./problems";
-import { nextLabelIndex, purchaseLabel, slotHolder, type LabelServicePort, type OutcomeError, type PurchaseResult } from "./purchase.server";
+import { nextLabelIndex, orderSlot, purchaseLabel, slotHolder, type LabelServicePort, type OutcomeError, type PurchaseResult } from "./purchase.server";
 import { reconcileAttempt } from "./settle.server";
 import type { Reason } from "./reasons";
 import { FULFILLMENT, isFulfillmentFailed, labelFulfillmentStatus, LIVE_LABEL } from "./status";
@@ -201,6 +201,7 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
   // instead of re-mapping an order that may have nothing left to ship by now.
   const holder = await slotHolder(db, shop, id, requestedIndex, input.location);
   if (holder) return { kind: "outcome", outcome: await fromPurchase(context, holder) };
+  const seenFree = orderSlot(shop, id, requestedIndex, input.location);
 
   let service: Awaited<ReturnType<LabelContext["service"]>>;
   try {
@@ -270,6 +271,8 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
       labelIndex,
       location: place.location,
       buildRequest: (customReference) => ({ ...request, custom_reference: customReference }),
+      // The slot read empty above is the one bought in, unless the order ships from several locations.
+      slotSeenFree: orderSlot(shop, id, labelIndex, place.location) === seenFree,
     },
   };
 }

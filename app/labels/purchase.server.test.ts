@@ -90,6 +90,17 @@ describe("purchaseLabel", () => {
     expect(service.calls).toHaveLength(1);
   });
 
+  it("a caller that saw the slot empty skips the early read, and a slot taken meanwhile still reports its holder", async () => {
+    const service = fakeService();
+    const created = await purchaseLabel({ db, service }, input);
+    expect(created.status).toBe("created");
+    // As if the caller's read had come just before the first purchase: the unique slot answers instead of the read.
+    const again = await purchaseLabel({ db, service }, { ...input, slotSeenFree: true });
+    expect(again).toEqual({ status: "already_labelled", label: expect.objectContaining({ id: created.status === "created" ? created.label.id : "" }) });
+    expect(service.calls).toHaveLength(1);
+    expect(await db.purchaseAttempt.count()).toBe(1);
+  });
+
   it("concurrent purchases for one order buy exactly one label", async () => {
     const service = fakeService();
     service.delayMs = 30;

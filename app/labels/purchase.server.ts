@@ -92,6 +92,12 @@ export interface PurchaseInput {
   location?: string;
   /** Builds the request once the reference is known (the mapper takes the reference as input). */
   buildRequest: (customReference: string) => LabelRequest;
+  /**
+   * The caller found this very slot empty a moment ago (labelOrder reads it before mapping the order), so the early
+   * read here is skipped. Only a saving: the slot's unique index is what guarantees one purchase, and a purchase that
+   * meets a slot taken meanwhile reports its holder as the early read would have.
+   */
+  slotSeenFree?: boolean;
 }
 
 export type PurchaseResult =
@@ -201,8 +207,10 @@ export async function purchaseLabel(deps: PurchaseDeps, input: PurchaseInput): P
   const slot = orderSlot(input.shop, input.orderId, input.labelIndex ?? 1, input.location);
 
   // Cheap early exit; the unique slot below is what actually guarantees one purchase.
-  const holder = await holderOf(deps.db, slot, input.shop);
-  if (holder) return holder;
+  if (!input.slotSeenFree) {
+    const holder = await holderOf(deps.db, slot, input.shop);
+    if (holder) return holder;
+  }
 
   const turn = deps.service.reserveGenerate ? await deps.service.reserveGenerate() : undefined;
   try {
