@@ -1,5 +1,5 @@
 /**
- * The statements a bulk job's item runs on every order (read, claim, settle, what is left), as plain SQL: the same
+ * The statements a bulk job's item runs on every order (claim, settle, what is left), as plain SQL: the same
  * text on SQLite and PostgreSQL, and about a quarter of the CPU of the model queries they replace (decision 0199),
  * run straight on the client's driver adapter (`statements`, decision 0202; the creation's `insertItems` runs on its
  * transaction's client). Rows are read with `SELECT *`, so they
@@ -15,23 +15,23 @@ import { UNFINISHED_ITEM_STATUSES, type BulkItemStatus } from "./types";
 
 type Raw = Pick<PrismaClient, "$queryRaw" | "$executeRaw">;
 
-export async function readItem(db: Raw, input: { jobId: string; orderId: string; shop: string }): Promise<BulkJobItem | null> {
-  const rows = await statements(db).$queryRaw<BulkJobItem[]>`SELECT * FROM "BulkJobItem"
-    WHERE "jobId" = ${input.jobId} AND "orderId" = ${input.orderId} AND "shop" = ${input.shop}`;
-  return rows[0] ?? null;
-}
-
 export async function readJob(db: Raw, id: string): Promise<BulkJob | null> {
   const rows = await statements(db).$queryRaw<BulkJob[]>`SELECT * FROM "BulkJob" WHERE "id" = ${id}`;
   return rows[0] ?? null;
 }
 
-/** QUEUED (or RUNNING, its last run's process died) -> RUNNING; false when the item is not runnable any more. */
-export async function claimItem(db: Raw, item: Pick<BulkJobItem, "id" | "startedAt">, now: Date): Promise<boolean> {
-  const count = await statements(db).$executeRaw`${unsynced}UPDATE "BulkJobItem"
-    SET "status" = 'RUNNING', "attempts" = "attempts" + 1, "startedAt" = ${item.startedAt ?? now}, "updatedAt" = ${now}
-    WHERE "id" = ${item.id} AND "status" IN (${Prisma.join([...UNFINISHED_ITEM_STATUSES])})`;
-  return count === 1;
+/**
+ * Claims the job's item for this order: QUEUED (or RUNNING, its last run's process died) -> RUNNING, one more attempt,
+ * started at its first run. The claimed row, as it is now; null when the job has no such item of this shop or it is
+ * not runnable any more. One statement: the claim reads the row it changed (RETURNING).
+ */
+export async function claimItem(db: Raw, input: { jobId: string; orderId: string; shop: string }, now: Date): Promise<BulkJobItem | null> {
+  const rows = await statements(db).$queryRaw<BulkJobItem[]>`${unsynced}UPDATE "BulkJobItem"
+    SET "status" = 'RUNNING', "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", ${now}), "updatedAt" = ${now}
+    WHERE "jobId" = ${input.jobId} AND "orderId" = ${input.orderId} AND "shop" = ${input.shop}
+      AND "status" IN (${Prisma.join([...UNFINISHED_ITEM_STATUSES])})
+    RETURNING *`;
+  return rows[0] ?? null;
 }
 
 /** What a run records on its item besides the status (null clears a field; absent leaves it). */

@@ -10,6 +10,7 @@ import { createSemaphore } from "../jobs/semaphore.server";
 import type { LabelContext, LabelOrderOutcome } from "../labels/label-order.server";
 import type { GenerateOutcome, LabelServicePort } from "../labels/purchase.server";
 import { defaultShippingSettings } from "../shipping/settings";
+import { mockAdmin } from "../../test/helpers/mock-admin";
 import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES } from "./item-job";
 import { runBulkItem, type BulkRunDeps } from "./run-item.server";
 
@@ -58,6 +59,7 @@ const item = (jobId: string, orderId = ORDER) => db.bulkJobItem.findFirstOrThrow
 const label = (createdAt = new Date()) => ({ id: "label-1", trackingNumber: "TRACK1", createdAt }) as never;
 
 beforeEach(async () => {
+  await db.label.deleteMany();
   await db.bulkJobItem.deleteMany();
   await db.bulkJob.deleteMany();
   script.outcomes = [];
@@ -163,5 +165,43 @@ describe("one item's run", () => {
     expect(await runBulkItem(deps, { shop: "b.myshopify.com", payload: { bulkJobId: id, orderId: ORDER }, attempt: 1 })).toBe("skipped");
     expect(await run("no-such-job")).toBe("skipped");
     expect(script.calls).toBe(0);
+  });
+});
+
+describe("the job's batched order summaries", () => {
+  it("are written a full batch at a time as soon as this instance's labels make one, and the rest by the job's last item", async () => {
+    const orders = Array.from({ length: 27 }, (_, n) => `gid://shopify/Order/${100 + n}`);
+    const id = await job(orders);
+    const batches: number[] = [];
+    const admin = mockAdmin({
+      OrderLabelMetafieldSet: (variables) => {
+        batches.push((variables.metafields as unknown[]).length);
+        return { data: { metafieldsSet: { metafields: [{ id: "gid://shopify/Metafield/1" }], userErrors: [] } } };
+      },
+    });
+    const withAdmin: BulkRunDeps = { ...deps, contextFor: async (...args) => ({ ...(await deps.contextFor(...args)), admin }) };
+    // Each item's push leaves its order's summary due, as a bulk item's push does.
+    for (const [n, orderId] of orders.entries()) {
+      script.outcomes.push(async () => {
+        const stored = await db.label.create({
+          data: {
+            shop: SHOP, orderId, orderName: `#${n + 1}`, environment: "staging", customReference: `20261128-${n}`, serviceLabelId: `L${n}`, trackingNumber: `T${n}`,
+            trackingUrl: "", labelUrl: "", carrierName: "Colissimo", carrierServiceName: "s", labelFormat: "PDF_A4_300dpi", requestSnapshotJson: "{}",
+            fulfillmentStatus: "CREATED", summaryDueAt: new Date(Date.now() + n),
+          },
+        });
+        return { kind: "labelled", label: stored, alreadyLabelled: false, fulfillment: { status: "created", adopted: false } };
+      });
+    }
+    const after: number[][] = [];
+    for (const orderId of orders) {
+      expect(await runBulkItem(withAdmin, { shop: SHOP, payload: { bulkJobId: id, orderId }, attempt: 1 })).toBe("LABELLED");
+      after.push([...batches]);
+    }
+    expect(after[23]).toEqual([]);
+    expect(after[24]).toEqual([25]);
+    expect(after[25]).toEqual([25]);
+    expect(after[26]).toEqual([25, 2]);
+    expect(await db.label.count({ where: { metafieldWritten: false } })).toBe(0);
   });
 });

@@ -24,6 +24,7 @@ import { labelEveryLocation } from "../labels/every-location.server";
 import { labelOrder, type LabelContext, type LabelOrderOutcome } from "../labels/label-order.server";
 import { flushOrderSummaries } from "../labels/summary-batch.server";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
+import { METAFIELDS_PER_SET } from "../shopify/operations/fulfillment";
 import { fetchIsDevelopmentStore } from "../shopify/operations/shop-plan";
 import type { GenerateOutcome, GenerateTurn } from "../labels/purchase.server";
 import { shippingSettingsSchema, type ShippingSettings } from "../shipping/settings";
@@ -35,7 +36,7 @@ import { openOrderDraft } from "./order-draft.server";
 import { blockedReason, type Reason } from "./reasons";
 import { extractServiceMessage } from "../label-service/errors";
 import { serviceFieldProblems } from "../labels/order-edits.server";
-import { anyItemLeft, claimItem, readItem, readJob, settleItem, type ItemSettlement } from "./item-rows.server";
+import { anyItemLeft, claimItem, readJob, settleItem, type ItemSettlement } from "./item-rows.server";
 
 export interface BulkRunDeps {
   db: PrismaClient;
@@ -81,6 +82,8 @@ interface InstanceState {
   accountKeys: TtlCache<string>;
   /** Per job: its frozen row and parsed settings. */
   jobs: TtlCache<FrozenJob | null>;
+  /** Per shop: the summaries due by this instance's count (its last look left them waiting, or it labelled their items since). */
+  summariesDue: Map<string, number>;
 }
 
 const states = new WeakMap<BulkRunDeps, InstanceState>();
@@ -92,6 +95,7 @@ function stateOf(deps: BulkRunDeps): InstanceState {
       plans: createTtlCache<boolean>({ ttlMs: SHOP_PLAN_KEPT_MS }),
       accountKeys: createTtlCache<string>({ ttlMs: ITEM_CACHE_MS }),
       jobs: createTtlCache<FrozenJob | null>({ ttlMs: ITEM_CACHE_MS, maxEntries: 64 }),
+      summariesDue: new Map(),
     };
     states.set(deps, state);
   }
@@ -214,14 +218,14 @@ function retrySeconds(reason: Reason): number {
 export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<ItemRunResult> {
   const { db } = deps;
   const { bulkJobId, orderId } = run.payload;
-  const item = await readItem(db, { jobId: bulkJobId, orderId, shop: run.shop });
-  if (!item) return "skipped";
   const frozen = await frozenJob(deps, bulkJobId);
   if (!frozen || frozen.job.shop !== run.shop) return "skipped";
   const { job } = frozen;
   // Claim: QUEUED -> RUNNING. A RUNNING item is run again (its previous run's process died and the queue's lease
-  // expired): labelOrder's slot reports the label or the purchase in flight instead of buying twice.
-  if (!(await claimItem(db, item, new Date()))) return "skipped";
+  // expired): labelOrder's slot reports the label or the purchase in flight instead of buying twice. No item of this
+  // order and shop in the job, or one already finished: nothing to do.
+  const item = await claimItem(db, { jobId: bulkJobId, orderId, shop: run.shop }, new Date());
+  if (!item) return "skipped";
 
   /** The item's Admin client, once its context is built (the summaries are flushed with it). */
   let admin: AdminGraphqlClient | undefined;
@@ -232,7 +236,7 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
     const left = await anyItemLeft(db, bulkJobId);
     await finishJobIfDone(db, bulkJobId, left);
     // Whatever this item's outcome, it may be the job's last: the summaries its labels left are written then.
-    if (admin) await flushSummaries(db, admin, run.shop, left);
+    if (admin && summariesWorthALook(deps, run.shop, status === "LABELLED", left)) await flushSummaries(deps, admin, run.shop, left);
   };
   const lastAttempt = run.attempt > ITEM_QUEUE_RETRY_LIMIT;
 
@@ -360,13 +364,29 @@ export function refusalReason(outcome: Extract<LabelOrderOutcome, { kind: "refus
 }
 
 /**
+ * Whether an item that just finished should look for the shop's due summaries: always when no item of its job is left
+ * (the rest are written then); otherwise only once a batch could be full by this instance's count, the summaries its
+ * last look left waiting plus the items it labelled since. A look that would surely find less than a batch, and so
+ * write nothing, is skipped (a statement per item). Items of another instance add to the same rows unseen here: a look
+ * may then come later, and writes every full batch it finds.
+ */
+function summariesWorthALook(deps: BulkRunDeps, shop: string, labelled: boolean, itemsLeft: boolean): boolean {
+  const unlooked = stateOf(deps).summariesDue;
+  const count = (unlooked.get(shop) ?? 0) + (labelled ? 1 : 0);
+  unlooked.set(shop, count);
+  return !itemsLeft || count >= METAFIELDS_PER_SET;
+}
+
+/**
  * The shop's deferred order summaries: full batches of 25 now, and everything once no item of this job is left to
  * run (the last one to finish writes the rest). Anything missed (a crash in between) is the background pass's.
  */
-async function flushSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, itemsLeft: boolean): Promise<void> {
+async function flushSummaries(deps: BulkRunDeps, admin: AdminGraphqlClient, shop: string, itemsLeft: boolean): Promise<void> {
+  let waiting = 0;
   try {
-    await flushOrderSummaries(db, admin, shop, { all: !itemsLeft });
+    ({ waiting } = await flushOrderSummaries(deps.db, admin, shop, { all: !itemsLeft }));
   } catch {
     // The summaries stay due; the background pass writes them.
   }
+  stateOf(deps).summariesDue.set(shop, waiting);
 }

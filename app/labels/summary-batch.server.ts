@@ -21,13 +21,14 @@ export async function dueSummaryCount(db: PrismaClient, shop: string): Promise<n
 
 /**
  * Writes the shop's due summaries in batches of METAFIELDS_PER_SET orders; `all: false` writes full batches only.
- * Returns how many labels' summaries it wrote. Never throws for Shopify's answer (see above).
+ * Returns how many labels' summaries it wrote, and how many it left waiting for a fuller batch (0 with `all`). Never
+ * throws for Shopify's answer (see above).
  */
-export async function flushOrderSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, options: { all: boolean }): Promise<number> {
+export async function flushOrderSummaries(db: PrismaClient, admin: AdminGraphqlClient, shop: string, options: { all: boolean }): Promise<{ written: number; waiting: number }> {
   let written = 0;
   for (;;) {
     const due = await dueSummaries(db, shop, METAFIELDS_PER_SET);
-    if (due.length === 0 || (!options.all && due.length < METAFIELDS_PER_SET)) return written;
+    if (due.length === 0 || (!options.all && due.length < METAFIELDS_PER_SET)) return { written, waiting: due.length };
     const claimed = await claimDueSummaries(db, due.map((label) => label.id), new Date());
     if (claimed.length === 0) continue;
     // One metafield per order: two labels of one order share its summary (which lists both).
@@ -37,7 +38,7 @@ export async function flushOrderSummaries(db: PrismaClient, admin: AdminGraphqlC
       await setOrderLabelMetafields(admin, orderIds.map((orderId) => ({ orderId, summary: summaries.get(orderId)! })));
     } catch {
       // Left to the background pass (metafieldWritten stays false).
-      return written;
+      return { written, waiting: 0 };
     }
     await db.label.updateMany({ where: { id: { in: claimed.map((label) => label.id) } }, data: { metafieldWritten: true } });
     written += claimed.length;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "../../app/generated/prisma/client";
-import { anyItemLeft, claimItem, insertItems, itemsLeft, jobsWithPendingItems, pendingItems, readItem, readJob, settleItem, staleItems, type NewItem } from "../../app/bulk/item-rows.server";
+import { anyItemLeft, claimItem, insertItems, itemsLeft, jobsWithPendingItems, pendingItems, readJob, settleItem, staleItems, type NewItem } from "../../app/bulk/item-rows.server";
 import {
   accountsLike,
   attemptForFulfillmentOrder,
@@ -201,24 +201,29 @@ describe.each(BOTH_DATABASES)("plain statements of the label path on %s", (name,
       data: { jobId: job.id, shop: SHOP, orderId: "gid://shopify/Order/7", orderName: "#7", position: 0, status: "QUEUED", orderSealed: "sealed", orderReadAt: new Date() },
     });
     expect(await readJob(db, job.id)).toEqual(job);
-    expect(await readItem(db, { jobId: job.id, orderId: item.orderId, shop: SHOP })).toEqual(item);
-    expect(await readItem(db, { jobId: job.id, orderId: item.orderId, shop: "other.myshopify.com" })).toBeNull();
     expect(await itemsLeft(db, job.id)).toBe(1);
     expect(await anyItemLeft(db, job.id)).toBe(true);
 
     const started = new Date("2026-11-26T13:00:00.000Z");
-    expect(await claimItem(db, item, started)).toBe(true);
-    expect(await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: "RUNNING", attempts: 1, startedAt: started });
+    const key = { jobId: job.id, orderId: item.orderId, shop: SHOP };
+    // Another shop's claim, or another order's, finds nothing and changes nothing.
+    expect(await claimItem(db, { ...key, shop: "other.myshopify.com" }, started)).toBeNull();
+    expect(await claimItem(db, { ...key, orderId: "gid://shopify/Order/8" }, started)).toBeNull();
+    const claimed = await claimItem(db, key, started);
+    // The claimed row as Prisma reads it back, fields and types alike.
+    expect(claimed).toEqual(await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } }));
+    expect(claimed).toMatchObject({ ...item, status: "RUNNING", attempts: 1, startedAt: started, updatedAt: started });
     expect(await anyItemLeft(db, job.id)).toBe(true); // RUNNING is still to finish
     // A retryable refusal: queued again, the read kept for the next run, one more refusal counted.
     expect(await settleItem(db, item.id, "QUEUED", { reasonJson: '{"code":"retry_waiting"}', refused: true }, started)).toBe(true);
     expect(await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } })).toMatchObject({ status: "QUEUED", refusals: 1, orderSealed: "sealed", finishedAt: null });
     expect(await settleItem(db, item.id, "LABELLED", {}, started)).toBe(false);
 
-    const again = (await readItem(db, { jobId: job.id, orderId: item.orderId, shop: SHOP }))!;
-    expect(await claimItem(db, again, new Date())).toBe(true);
+    // The next run keeps the first run's start.
+    expect(await claimItem(db, key, new Date())).toMatchObject({ status: "RUNNING", attempts: 2, startedAt: started, refusals: 1 });
     const finished = new Date("2026-11-26T13:01:00.000Z");
     expect(await settleItem(db, item.id, "LABELLED", { labelId: "label-7", trackingNumber: "6A7", alreadyLabelled: true, reasonJson: null }, finished)).toBe(true);
+    expect(await claimItem(db, key, new Date())).toBeNull();
     const row = await db.bulkJobItem.findUniqueOrThrow({ where: { id: item.id } });
     expect(row).toMatchObject({ status: "LABELLED", attempts: 2, startedAt: started, finishedAt: finished, labelId: "label-7", alreadyLabelled: true, orderSealed: null, orderReadAt: null, reasonJson: null });
     expect(await itemsLeft(db, job.id)).toBe(0);
