@@ -238,68 +238,40 @@ describe("the statement-caching libSQL client", () => {
     expect(after.rows[0]!.b).toBe("x");
   });
 
-  it("commits a write marked unsynced on a twin at synchronous NORMAL, any other write and every transaction at FULL", async () => {
-    // One pool connection: every call below that is not routed to the twin runs on it.
+  it("commits a write marked unsynced with synchronous NORMAL, any other write and every transaction with FULL", async () => {
+    // One connection, so every call below reads the level the previous one left (PRAGMA reads never change it).
     const client = open(createStatementCachingClient, { url: fileUrl("sync.sqlite"), concurrency: 1 });
+    const level = async (on: Pick<Client, "execute"> = client) => Number((await on.execute("PRAGMA synchronous")).rows[0]![0]);
     const FULL = 2;
     const NORMAL = 1;
-    /** Each write as it runs: the connection it runs on, that connection's level then, and whether it is in a transaction. */
-    const runs: { sql: string; connection: InstanceType<typeof Database>; level: number; inTransaction: boolean }[] = [];
-    const nativePrepare = Database.prototype.prepare;
-    const prepares = vi.spyOn(Database.prototype, "prepare").mockImplementation(function (this: InstanceType<typeof Database>, sql: string) {
-      const statement = nativePrepare.call(this, sql);
-      if (!/^(\/\* unsynced \*\/ )?INSERT/.test(sql)) return statement;
-      const run = statement.run.bind(statement) as (...args: unknown[]) => ReturnType<typeof statement.run>;
-      statement.run = (...args: unknown[]) => {
-        const level = Number(Object.values(nativePrepare.call(this, "PRAGMA synchronous").get([]) as object)[0]);
-        runs.push({ sql, connection: this, level, inTransaction: this.inTransaction });
-        return run(...args);
-      };
-      return statement;
-    });
+    const prepares = countPrepares();
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute("CREATE TABLE t (k INTEGER)");
+    expect(await level()).toBe(FULL);
     await client.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [1] });
+    expect(await level()).toBe(NORMAL);
+    // A read leaves the level as it is; the next unmarked write is synced again.
+    await client.execute("SELECT count(*) FROM t");
+    expect(await level()).toBe(NORMAL);
     await client.execute({ sql: "INSERT INTO t VALUES (?)", args: [2] });
+    expect(await level()).toBe(FULL);
     await client.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [3] });
-    // Inside a transaction a marked write runs on the transaction's connection, and commits with it.
+    expect(await level()).toBe(NORMAL);
+    // A transaction begins at FULL after an unsynced write, and a marked write inside it leaves the level alone
+    // (SQLite refuses to change it inside a transaction).
     const tx = await client.transaction("deferred");
+    expect(await level(tx)).toBe(FULL);
     await tx.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [4] });
+    expect(await level(tx)).toBe(FULL);
     await tx.commit();
-    expect(runs.map(({ level, inTransaction }) => [level, inTransaction])).toEqual([
-      [NORMAL, false],
-      [FULL, false],
-      [NORMAL, false],
-      [FULL, true],
-    ]);
-    const [twin, pooled] = [runs[0]!.connection, runs[1]!.connection];
-    expect(twin).not.toBe(pooled);
-    expect(runs[2]!.connection).toBe(twin);
-    expect(runs[3]!.connection).toBe(pooled);
-    // The pool's connection never left FULL; the twin was opened once and set once; the marked SQL was prepared once on each.
-    expect(Number((await client.execute("PRAGMA synchronous")).rows[0]![0])).toBe(FULL);
-    expect(preparesOf(prepares, `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`)).toBe(2);
-    // Both connections see every row at once; a script runs on the pool's connection (FULL) and closes the twin,
-    // which the next marked write opens again.
-    await client.executeMultiple("INSERT INTO t VALUES (5); INSERT INTO t VALUES (6);");
-    expect(twin.open).toBe(false);
-    await client.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [7] });
-    expect(runs[4]!.connection).not.toBe(twin);
-    expect(runs[4]!.level).toBe(NORMAL);
+    // Each level's setter is prepared once per connection and kept.
+    expect(preparesOf(prepares, "PRAGMA synchronous = NORMAL")).toBe(1);
+    expect(preparesOf(prepares, "PRAGMA synchronous = FULL")).toBe(1);
+    // A script runs at FULL too.
+    await client.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [5] });
+    await client.executeMultiple("INSERT INTO t VALUES (6); INSERT INTO t VALUES (7);");
+    expect(await level()).toBe(FULL);
     expect((await client.execute("SELECT count(*) AS c FROM t")).rows[0]!.c).toBe(7);
-    // Closing the client closes the twin too.
-    const second = runs[4]!.connection;
-    client.close();
-    expect(second.open).toBe(false);
-  });
-
-  it("keeps an in-memory database on its one connection, marked writes included", async () => {
-    const client = open(createStatementCachingClient, { url: ":memory:" });
-    const opened = vi.spyOn(Database.prototype, "prepare");
-    await client.execute("CREATE TABLE t (k INTEGER)");
-    await client.execute({ sql: `${UNSYNCED_WRITE}INSERT INTO t VALUES (?)`, args: [1] });
-    expect((await client.execute("SELECT count(*) AS c FROM t")).rows[0]!.c).toBe(1);
-    expect(new Set(opened.mock.contexts).size).toBe(1);
   });
 
   it("runs a transaction's statements on its own connection while plain calls use another", async () => {
@@ -459,17 +431,12 @@ describe("Prisma on the app's SQLite adapter", () => {
       expect(journal[0]!.journal_mode).toBe("wal");
       expect(Number(busy[0]!.timeout)).toBe(5000);
 
-      // The app's raw statements carry the unsynced mark to the client: the marked write runs on another connection,
-      // and the one Prisma's statements use stays at FULL.
+      // The app's raw statements carry the unsynced mark to the connection (one after another, they share one).
       const synchronous = async () => Number((await prisma.$queryRawUnsafe<{ synchronous: number | bigint }[]>("PRAGMA synchronous"))[0]!.synchronous);
-      const prepared = vi.spyOn(Database.prototype, "prepare");
       await statements(prisma).$executeRaw`${unsynced}UPDATE "Job" SET "attempts" = 3 WHERE "id" = ${"j1"}`;
+      expect(await synchronous()).toBe(1);
       await prisma.job.update({ where: { id: "j1" }, data: { attempts: 4 } });
       expect(await synchronous()).toBe(2);
-      const on = (pattern: RegExp) => prepared.mock.contexts[prepared.mock.calls.findIndex(([sql]) => pattern.test(sql))];
-      expect(on(/^\/\* unsynced \*\/ UPDATE "Job"/)).toBeDefined();
-      expect(on(/^\/\* unsynced \*\/ UPDATE "Job"/)).not.toBe(on(/^UPDATE .*Job/));
-      expect((await prisma.job.findUnique({ where: { id: "j1" } }))!.attempts).toBe(4);
     } finally {
       await db.close();
     }

@@ -8,9 +8,6 @@
  * build the client the way `createClient` does, with a pool whose connections answer `prepare` from a per-connection
  * cache: everything else (how a statement is bound and run, the result's shape, BigInt handling, BEGIN/COMMIT,
  * SQLITE_BUSY, the rollback of a connection released mid-transaction) stays the library's own code.
- *
- * Each pooled connection stays at `synchronous = FULL`. A write marked unsynced (app/db-sync.ts), outside a
- * transaction, runs on the connection's twin: a second connection to the same file, kept at NORMAL (decision 0220).
  */
 import { createClient, type Client, type Config } from "@libsql/client";
 import { ConnectionPool, Sqlite3Client } from "@libsql/client/sqlite3";
@@ -20,6 +17,14 @@ import { UNSYNCED_WRITE } from "./db-sync";
 
 /** Statements kept per connection. Prisma's SQL texts for this app number in the low hundreds at most. */
 export const STATEMENT_CACHE_SIZE = 200;
+
+type SyncLevel = "FULL" | "NORMAL";
+
+/** The level a statement needs: none for a read, NORMAL for a marked write, FULL for any other write. */
+function syncLevelFor(sql: string): SyncLevel | null {
+  if (sql.startsWith(UNSYNCED_WRITE)) return "NORMAL";
+  return /^\s*(SELECT|PRAGMA)\b/i.test(sql) ? null : "FULL";
+}
 
 type Connection = InstanceType<typeof Database>;
 type Statement = ReturnType<Connection["prepare"]>;
@@ -33,32 +38,24 @@ type Statement = ReturnType<Connection["prepare"]>;
  */
 class StatementCache {
   private readonly statements = new Map<string, Statement>();
-  /** The connection's twin at `synchronous = NORMAL`, opened at the first marked write (decision 0220). */
-  private twin: StatementCache | undefined;
+  /** The connection's `synchronous` level as last set here (unknown until the first write), and its setters. */
+  private level: SyncLevel | undefined;
+  private setters: Partial<Record<SyncLevel, Statement>> = {};
 
-  /**
-   * `openTwin`: opens another connection to the same database file, for this one's marked writes; absent for an
-   * in-memory database (a second connection would open another database) and for a twin itself.
-   * `onBusy`: what a statement that met SQLITE_BUSY does to the connection (see `forgetOnError`).
-   */
   constructor(
     private readonly connection: Connection,
     private readonly limit: number,
-    private readonly openTwin: (() => Connection) | undefined,
-    private readonly onBusy: () => void,
   ) {}
 
   /**
-   * A write marked unsynced, outside a transaction, goes to the twin; everything else (reads, unmarked writes, every
-   * statement of a transaction, marked or not) runs here, at FULL. The client runs a statement right after preparing
-   * it, synchronously, so the connection's transaction state cannot change in between.
+   * Sets the connection's level for the next write, outside a transaction only (SQLite refuses to change it inside
+   * one; the transaction's statements are committed at the level its BEGIN ran with).
    */
-  statementFor(sql: string): Statement {
-    if (this.openTwin && sql.startsWith(UNSYNCED_WRITE) && !this.connection.inTransaction) {
-      this.twin ??= twinCache(this.openTwin(), this.limit, () => this.onBusy());
-      return this.twin.prepare(sql);
-    }
-    return this.prepare(sql);
+  syncFor(level: SyncLevel | null): void {
+    if (level === null || level === this.level || this.connection.inTransaction) return;
+    const setter = (this.setters[level] ??= Database.prototype.prepare.call(this.connection, `PRAGMA synchronous = ${level}`));
+    setter.run([]);
+    this.level = level;
   }
 
   prepare(sql: string): Statement {
@@ -89,15 +86,18 @@ class StatementCache {
    * better than waiting for the collector: the connection is marked, and the pool closes it when it comes back.
    */
   private forgetOnError(sql: string, statement: Statement): void {
+    const level = syncLevelFor(sql);
     for (const method of ["run", "all", "get"] as const) {
       const original = statement[method] as (...args: unknown[]) => unknown;
       Object.defineProperty(statement, method, {
         value: (...args: unknown[]) => {
+          // Outside the try: a setter that fails says nothing about this statement.
+          this.syncFor(level);
           try {
             return original.apply(statement, args);
           } catch (error) {
             if (this.statements.get(sql) === statement) this.statements.delete(sql);
-            if (isBusy(error)) this.onBusy();
+            if (isBusy(error)) stopped.add(this.connection);
             throw error;
           }
         },
@@ -108,19 +108,10 @@ class StatementCache {
   /**
    * Forgets every statement. libSQL closes a connection only once its last statement is gone, so `close` must drop
    * them; `exec` runs scripts (migrations), which may change the schema a cached statement's column list was read from.
-   * The twin, if open, is closed with them (it is opened again at the next marked write).
    */
   clear(): void {
     this.statements.clear();
-    const twin = this.twin;
-    this.twin = undefined;
-    twin?.close();
-  }
-
-  /** Forgets every statement and closes the connection (libSQL closes it once its last statement is gone). */
-  close(): void {
-    this.clear();
-    Database.prototype.close.call(this.connection);
+    this.setters = {};
   }
 
   /** The SQL texts held, least recently used first. */
@@ -201,37 +192,22 @@ function isBusy(error: unknown): boolean {
   return typeof rawCode === "number" && (rawCode & 0xff) === 5;
 }
 
-/**
- * Sets a connection's `synchronous` level once, when it opens (decision 0220): the pool's connections stay at FULL, a
- * twin at NORMAL. SQLite keeps the level per connection; nothing here changes it again.
- */
-function setSynchronous(connection: Connection, level: "FULL" | "NORMAL"): void {
-  Database.prototype.exec.call(connection, `PRAGMA synchronous = ${level}`);
-}
-
-function keepStatements(connection: Connection, limit: number, openTwin?: () => Connection): void {
+function keepStatements(connection: Connection, limit: number): void {
   if (caches.has(connection)) return;
-  setSynchronous(connection, "FULL");
-  const cache = new StatementCache(connection, limit, openTwin, () => stopped.add(connection));
+  const cache = new StatementCache(connection, limit);
   caches.set(connection, cache);
   // Own properties shadow the prototype's methods for this connection only.
-  connection.prepare = ((sql: string) => cache.statementFor(sql)) as Connection["prepare"];
+  connection.prepare = ((sql: string) => cache.prepare(sql)) as Connection["prepare"];
   connection.exec = ((sql: string) => {
-    // Scripts (migrations, executeMultiple) run here, at FULL, like any unmarked write.
     cache.clear();
+    // Scripts (migrations, executeMultiple) commit durably like any unmarked write.
+    cache.syncFor("FULL");
     return Database.prototype.exec.call(connection, sql);
   }) as Connection["exec"];
-  connection.close = (() => cache.close()) as Connection["close"];
-}
-
-/**
- * A twin's statement cache. Its connection is the owner's: the owner closes it (with its own close, or when a script
- * clears its statements), and a statement of the twin that meets SQLITE_BUSY stops the owner, whose close then takes
- * the twin with it.
- */
-function twinCache(twin: Connection, limit: number, onBusy: () => void): StatementCache {
-  setSynchronous(twin, "NORMAL");
-  return new StatementCache(twin, limit, undefined, onBusy);
+  connection.close = (() => {
+    cache.clear();
+    return Database.prototype.close.call(connection);
+  }) as Connection["close"];
 }
 
 /** The SQL texts a connection holds prepared, least recently used first (tests). */
@@ -246,15 +222,13 @@ class StatementCachingPool extends ConnectionPool {
     options: ConstructorParameters<typeof ConnectionPool>[1],
     maxConnections: number,
     private readonly cacheSize: number,
-    /** Opens a twin for a connection's marked writes; absent for an in-memory database. */
-    private readonly openTwin: (() => Connection) | undefined,
   ) {
     super(path, options, maxConnections);
   }
 
   override acquireSync(forTransaction?: boolean): Connection {
     const connection = super.acquireSync(forTransaction);
-    keepStatements(connection, this.cacheSize, this.openTwin);
+    keepStatements(connection, this.cacheSize);
     return connection;
   }
 
@@ -304,9 +278,7 @@ export function createStatementCachingClient(config: Config, cacheSize = STATEME
   // it, so it gets exactly one; a file gets up to `concurrency` (20 by default).
   const inMemory = isInMemoryConfig(expanded);
   const path = inMemory ? `file:${expanded.path}` : expanded.path;
-  const options = { timeout: expanded.timeout };
-  const openTwin = inMemory ? undefined : () => new Database(path, options);
-  const pool = new StatementCachingPool(path, options, inMemory ? 1 : Math.max(1, expanded.concurrency), cacheSize, openTwin);
+  const pool = new StatementCachingPool(path, { timeout: expanded.timeout }, inMemory ? 1 : Math.max(1, expanded.concurrency), cacheSize);
   // The library checks that the database opens before it returns a client; so do we, and on failure let the library
   // open it again so the caller gets the library's own error.
   try {

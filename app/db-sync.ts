@@ -2,9 +2,9 @@
  * Which writes may commit without waiting for the disk, on SQLite (decision 0219).
  *
  * The app's SQLite connections run every write with `synchronous = FULL`: each commit waits until the write-ahead log
- * is on the disk. A write whose SQL starts with UNSYNCED_WRITE runs with `synchronous = NORMAL` instead (on a second
- * connection kept at that level, decision 0220): written to the log, it survives the end of the process (a crash, a
- * SIGKILL), and only a power cut or an operating-system crash can lose it, with whatever was committed after it. The log is one file, synced whole, so the next FULL commit, on
+ * is on the disk. A write whose SQL starts with UNSYNCED_WRITE runs with `synchronous = NORMAL` instead: written to
+ * the log, it survives the end of the process (a crash, a SIGKILL), and only a power cut or an operating-system crash
+ * can lose it, with whatever was committed after it. The log is one file, synced whole, so the next FULL commit, on
  * any connection, makes it durable as well.
  *
  * Only bookkeeping that is done again safely when it is lost carries the mark: the embedded queue's claim, lease
