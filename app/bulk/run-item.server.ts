@@ -371,9 +371,9 @@ export function refusalReason(outcome: Extract<LabelOrderOutcome, { kind: "refus
  * may then come later, and writes every full batch it finds.
  */
 function summariesWorthALook(deps: BulkRunDeps, shop: string, labelled: boolean, itemsLeft: boolean): boolean {
-  const unlooked = stateOf(deps).summariesDue;
-  const count = (unlooked.get(shop) ?? 0) + (labelled ? 1 : 0);
-  unlooked.set(shop, count);
+  const due = stateOf(deps).summariesDue;
+  const count = (due.get(shop) ?? 0) + (labelled ? 1 : 0);
+  due.set(shop, count);
   return !itemsLeft || count >= METAFIELDS_PER_SET;
 }
 
