@@ -14,18 +14,24 @@ export function phoneRegion(place: Place): string {
 }
 
 /**
- * Numbers read lately, by plan and text: a job reads the shop's sender number for every label and each recipient's
- * twice (its check, then its label), and libphonenumber's parse and validation cost about 0.2 ms each time. The answer
- * depends only on the two strings (the library's metadata is fixed). Kept in this process's memory only, at most
- * PARSED_KEPT of them, the oldest dropped first.
+ * Numbers read lately, by plan and text. A bulk job reads the shop's sender number for every label, and each
+ * recipient's twice in the same process (its preflight, then its item), and libphonenumber's parse and validation cost
+ * about 0.2 ms each time. The answer depends only on the two strings (the library's metadata is fixed). Kept in this
+ * process's memory only: at most PARSED_KEPT, the least recently used dropped first, room for a whole job of 500
+ * orders (the preflight's reads are still there when its items run).
  */
 const parsed = new Map<string, string | null>();
-export const PARSED_KEPT = 500;
+export const PARSED_KEPT = 2_000;
 
 function parseValid(text: string, region: string): string | undefined {
   const key = `${region}\u0000${text}`;
   const known = parsed.get(key);
-  if (known !== undefined) return known ?? undefined;
+  if (known !== undefined) {
+    // Most recently used last: a Map iterates in insertion order.
+    parsed.delete(key);
+    parsed.set(key, known);
+    return known ?? undefined;
+  }
   let number: string | null = null;
   try {
     const phone = parsePhoneNumberFromString(text, region.toUpperCase() as CountryCode);
