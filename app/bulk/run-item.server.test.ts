@@ -12,7 +12,7 @@ import type { GenerateOutcome, LabelServicePort } from "../labels/purchase.serve
 import { defaultShippingSettings } from "../shipping/settings";
 import { mockAdmin } from "../../test/helpers/mock-admin";
 import { ITEM_QUEUE_RETRY_LIMIT, ITEM_REFUSAL_RETRIES } from "./item-job";
-import { runBulkItem, type BulkRunDeps } from "./run-item.server";
+import { runBulkItem, SUMMARY_LOOK_EVERY_MS, type BulkRunDeps } from "./run-item.server";
 
 type Scripted = LabelOrderOutcome | Error | ((context: LabelContext) => Promise<LabelOrderOutcome>);
 const script = vi.hoisted(() => ({ outcomes: [] as Scripted[], calls: 0 }));
@@ -169,18 +169,17 @@ describe("one item's run", () => {
 });
 
 describe("the job's batched order summaries", () => {
-  it("are written a full batch at a time as soon as this instance's labels make one, and the rest by the job's last item", async () => {
-    const orders = Array.from({ length: 27 }, (_, n) => `gid://shopify/Order/${100 + n}`);
+  /** A job of `count` orders whose items' pushes each leave their order's summary due, and the Admin calls seen. */
+  async function summaryJob(count: number) {
+    const orders = Array.from({ length: count }, (_, n) => `gid://shopify/Order/${100 + n}`);
     const id = await job(orders);
-    const batches: number[] = [];
+    const batches: string[][] = [];
     const admin = mockAdmin({
       OrderLabelMetafieldSet: (variables) => {
-        batches.push((variables.metafields as unknown[]).length);
+        batches.push((variables.metafields as { ownerId: string }[]).map((metafield) => metafield.ownerId));
         return { data: { metafieldsSet: { metafields: [{ id: "gid://shopify/Metafield/1" }], userErrors: [] } } };
       },
     });
-    const withAdmin: BulkRunDeps = { ...deps, contextFor: async (...args) => ({ ...(await deps.contextFor(...args)), admin }) };
-    // Each item's push leaves its order's summary due, as a bulk item's push does.
     for (const [n, orderId] of orders.entries()) {
       script.outcomes.push(async () => {
         const stored = await db.label.create({
@@ -193,15 +192,48 @@ describe("the job's batched order summaries", () => {
         return { kind: "labelled", label: stored, alreadyLabelled: false, fulfillment: { status: "created", adopted: false } };
       });
     }
+    /** An instance of the app: its own deps (so its own counts), this job's Admin client, the given clock. */
+    const instance = (clock: () => Date): BulkRunDeps => ({ ...deps, now: clock, contextFor: async (...args) => ({ ...(await deps.contextFor(...args)), admin }) });
+    const runOn = async (on: BulkRunDeps, orderId: string) => expect(await runBulkItem(on, { shop: SHOP, payload: { bulkJobId: id, orderId }, attempt: 1 })).toBe("LABELLED");
+    const sizes = () => batches.map((batch) => batch.length);
+    return { orders, batches, sizes, instance, runOn };
+  }
+
+  it("are written a full batch at a time as soon as this instance's labels make one, and the rest by the job's last item", async () => {
+    const { orders, sizes, instance, runOn } = await summaryJob(27);
+    const one = instance(() => new Date());
     const after: number[][] = [];
     for (const orderId of orders) {
-      expect(await runBulkItem(withAdmin, { shop: SHOP, payload: { bulkJobId: id, orderId }, attempt: 1 })).toBe("LABELLED");
-      after.push([...batches]);
+      await runOn(one, orderId);
+      after.push(sizes());
     }
     expect(after[23]).toEqual([]);
     expect(after[24]).toEqual([25]);
     expect(after[25]).toEqual([25]);
     expect(after[26]).toEqual([25, 2]);
+    expect(await db.label.count({ where: { metafieldWritten: false } })).toBe(0);
+  });
+
+  it("with two instances, each counting only its own items, a full batch waits at most SUMMARY_LOOK_EVERY_MS, and every summary is written once", async () => {
+    const { orders, batches, sizes, instance, runOn } = await summaryJob(30);
+    let now = new Date("2026-11-28T09:00:00.000Z");
+    const a = instance(() => now);
+    const b = instance(() => now);
+    // Each instance's first item looks (it may have summaries waiting from before it started): 1, then 2 due.
+    await runOn(a, orders[0]!);
+    await runOn(b, orders[1]!);
+    // 26 due by item 26, but A counts 11 and B 16: neither looks.
+    for (const orderId of orders.slice(2, 12)) await runOn(a, orderId);
+    for (const orderId of orders.slice(12, 26)) await runOn(b, orderId);
+    expect(sizes()).toEqual([]);
+    // Past the period, A's next item looks and writes the full batch B's items made.
+    now = new Date(now.getTime() + SUMMARY_LOOK_EVERY_MS);
+    await runOn(a, orders[26]!);
+    expect(sizes()).toEqual([25]);
+    for (const orderId of orders.slice(27)) await runOn(b, orderId);
+    // The job's last item wrote the rest; each order's summary once.
+    expect(sizes()).toEqual([25, 5]);
+    expect(new Set(batches.flat()).size).toBe(30);
     expect(await db.label.count({ where: { metafieldWritten: false } })).toBe(0);
   });
 });

@@ -82,8 +82,8 @@ interface InstanceState {
   accountKeys: TtlCache<string>;
   /** Per job: its frozen row and parsed settings. */
   jobs: TtlCache<FrozenJob | null>;
-  /** Per shop: the summaries due by this instance's count (its last look left them waiting, or it labelled their items since). */
-  summariesDue: Map<string, number>;
+  /** Per shop: when this instance last looked for due summaries, and how many it knows of since (see summariesWorthALook). */
+  summaryTallies: Map<string, { lookedAt: number; count: number }>;
 }
 
 const states = new WeakMap<BulkRunDeps, InstanceState>();
@@ -95,7 +95,7 @@ function stateOf(deps: BulkRunDeps): InstanceState {
       plans: createTtlCache<boolean>({ ttlMs: SHOP_PLAN_KEPT_MS }),
       accountKeys: createTtlCache<string>({ ttlMs: ITEM_CACHE_MS }),
       jobs: createTtlCache<FrozenJob | null>({ ttlMs: ITEM_CACHE_MS, maxEntries: 64 }),
-      summariesDue: new Map(),
+      summaryTallies: new Map(),
     };
     states.set(deps, state);
   }
@@ -363,18 +363,30 @@ export function refusalReason(outcome: Extract<LabelOrderOutcome, { kind: "refus
   return reason;
 }
 
+/** How often an instance looks for the shop's due summaries at least, while its items finish: well within the minute
+ * after which the background pass writes a waiting summary on its own, one label per call (decision 0185). */
+export const SUMMARY_LOOK_EVERY_MS = 20_000;
+
 /**
- * Whether an item that just finished should look for the shop's due summaries: always when no item of its job is left
- * (the rest are written then); otherwise only once a batch could be full by this instance's count, the summaries its
- * last look left waiting plus the items it labelled since. A look that would surely find less than a batch, and so
- * write nothing, is skipped (a statement per item). Items of another instance add to the same rows unseen here: a look
- * may then come later, and writes every full batch it finds.
+ * Whether an item that just finished should look for the shop's due summaries. A look reads the due labels (a
+ * statement) and writes full batches of 25, or everything when no item of the job is left; most looks found less than
+ * a batch and wrote nothing. So an item looks when:
+ * - no item of its job is left (the rest are written then);
+ * - this instance has not looked yet (it just started: summaries may be waiting from before);
+ * - a batch could be full by this instance's count: what its last look left waiting plus the items it labelled since;
+ * - or SUMMARY_LOOK_EVERY_MS have passed since its last look. Items of other instances, and an order's second label
+ *   (an order shipping from several locations), add due summaries this count does not see; those wait this long at
+ *   most, and the look writes every full batch it finds.
  */
 function summariesWorthALook(deps: BulkRunDeps, shop: string, labelled: boolean, itemsLeft: boolean): boolean {
-  const due = stateOf(deps).summariesDue;
-  const count = (due.get(shop) ?? 0) + (labelled ? 1 : 0);
-  due.set(shop, count);
-  return !itemsLeft || count >= METAFIELDS_PER_SET;
+  const tallies = stateOf(deps).summaryTallies;
+  const now = (deps.now ?? (() => new Date()))().getTime();
+  const tally = tallies.get(shop);
+  if (tally && labelled) tally.count += 1;
+  if (itemsLeft && tally && tally.count < METAFIELDS_PER_SET && now - tally.lookedAt < SUMMARY_LOOK_EVERY_MS) return false;
+  // Counted again from this look: items that finish during it add theirs, and the look adds what it leaves waiting.
+  tallies.set(shop, { lookedAt: now, count: 0 });
+  return true;
 }
 
 /**
@@ -382,11 +394,11 @@ function summariesWorthALook(deps: BulkRunDeps, shop: string, labelled: boolean,
  * run (the last one to finish writes the rest). Anything missed (a crash in between) is the background pass's.
  */
 async function flushSummaries(deps: BulkRunDeps, admin: AdminGraphqlClient, shop: string, itemsLeft: boolean): Promise<void> {
-  let waiting = 0;
   try {
-    ({ waiting } = await flushOrderSummaries(deps.db, admin, shop, { all: !itemsLeft }));
+    const { waiting } = await flushOrderSummaries(deps.db, admin, shop, { all: !itemsLeft });
+    const tally = stateOf(deps).summaryTallies.get(shop);
+    if (tally) tally.count += waiting;
   } catch {
     // The summaries stay due; the background pass writes them.
   }
-  stateOf(deps).summariesDue.set(shop, waiting);
 }
