@@ -94,11 +94,18 @@ describe("purchaseLabel", () => {
     const service = fakeService();
     const created = await purchaseLabel({ db, service }, input);
     expect(created.status).toBe("created");
+    const counter = async () => (await db.referenceCounter.findFirstOrThrow()).value;
+    expect(await counter()).toBe(1);
     // As if the caller's read had come just before the first purchase: the unique slot answers instead of the read.
     const again = await purchaseLabel({ db, service }, { ...input, slotSeenFree: true });
     expect(again).toEqual({ status: "already_labelled", label: expect.objectContaining({ id: created.status === "created" ? created.label.id : "" }) });
     expect(service.calls).toHaveLength(1);
     expect(await db.purchaseAttempt.count()).toBe(1);
+    // The early read was skipped: a reference was drawn for the attempt the slot then refused (the early read would
+    // have answered before drawing one).
+    expect(await counter()).toBe(2);
+    await purchaseLabel({ db, service }, input);
+    expect(await counter()).toBe(2);
   });
 
   it("concurrent purchases for one order buy exactly one label", async () => {

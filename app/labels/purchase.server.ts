@@ -95,7 +95,8 @@ export interface PurchaseInput {
   /**
    * The caller found this very slot empty a moment ago (labelOrder reads it before mapping the order), so the early
    * read here is skipped. Only a saving: the slot's unique index is what guarantees one purchase, and a purchase that
-   * meets a slot taken meanwhile reports its holder as the early read would have.
+   * meets a slot taken meanwhile reports its holder as the early read would have, after taking its turn for the
+   * service (a bulk item may wait for a free slot of the account) and drawing a reference it then leaves unused.
    */
   slotSeenFree?: boolean;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mapOrderToLabelRequest } from "./map";
-import { PARSED_KEPT, phoneRegion, toE164 } from "./phone";
+import { keptPhoneAnswers, PARSED_KEPT, PARSED_KEPT_MS, phoneRegion, toE164 } from "./phone";
 import { defaultShippingSettings } from "./settings";
 import { testOrder } from "./test-orders";
 
@@ -76,8 +76,13 @@ describe("phones of overseas France written as FR", () => {
     // More distinct numbers than are kept: the earliest are read again, with the same answers.
     const numbers = Array.from({ length: PARSED_KEPT + 10 }, (_, i) => `06 ${String(10 + Math.floor(i / 100)).padStart(2, "0")} ${String(i % 100).padStart(2, "0")} 12 78`);
     const first = numbers.map((text) => toE164(text, "FR"));
+    expect(keptPhoneAnswers()).toBe(PARSED_KEPT);
     expect(numbers.map((text) => toE164(text, "FR"))).toEqual(first);
     expect(first[0]).toBe("+33610001278");
     expect(new Set(first).size).toBe(numbers.length);
+    // Unused for PARSED_KEPT_MS, every answer is dropped at the next read; the one read then is the only one kept.
+    const later = Date.now() + PARSED_KEPT_MS;
+    expect(toE164("06 12 34 56 78", "FR", later)).toBe("+33612345678");
+    expect(keptPhoneAnswers()).toBe(1);
   });
 });

@@ -17,30 +17,41 @@ export function phoneRegion(place: Place): string {
  * Numbers read lately, by plan and text. A bulk job reads the shop's sender number for every label, and each
  * recipient's twice in the same process (its preflight, then its item), and libphonenumber's parse and validation cost
  * about 0.2 ms each time. The answer depends only on the two strings (the library's metadata is fixed). Kept in this
- * process's memory only: at most PARSED_KEPT, the least recently used dropped first, room for a whole job of 500
- * orders (the preflight's reads are still there when its items run).
+ * process's memory only: at most PARSED_KEPT answers, the least recently used dropped first (room for a whole job of
+ * 500 orders), and none unused for PARSED_KEPT_MS (dropped the next time a number is read), so customers' numbers do
+ * not stay after their job.
  */
-const parsed = new Map<string, string | null>();
+const parsed = new Map<string, { usedAt: number; number: string | null }>();
 export const PARSED_KEPT = 2_000;
+export const PARSED_KEPT_MS = 10 * 60_000;
 
-function parseValid(text: string, region: string): string | undefined {
+/** How many answers are kept now (tests). */
+export function keptPhoneAnswers(): number {
+  return parsed.size;
+}
+
+function parseValid(text: string, region: string, now: number): string | undefined {
+  // Least recently used first (a Map iterates in insertion order): the unused ones leave from the front.
+  for (const [key, entry] of parsed) {
+    if (now - entry.usedAt < PARSED_KEPT_MS && parsed.size < PARSED_KEPT) break;
+    parsed.delete(key);
+  }
   const key = `${region}\u0000${text}`;
   const known = parsed.get(key);
+  let number: string | null;
   if (known !== undefined) {
-    // Most recently used last: a Map iterates in insertion order.
     parsed.delete(key);
-    parsed.set(key, known);
-    return known ?? undefined;
+    number = known.number;
+  } else {
+    number = null;
+    try {
+      const phone = parsePhoneNumberFromString(text, region.toUpperCase() as CountryCode);
+      if (phone?.isValid()) number = phone.number;
+    } catch {
+      // not a number in this plan
+    }
   }
-  let number: string | null = null;
-  try {
-    const phone = parsePhoneNumberFromString(text, region.toUpperCase() as CountryCode);
-    if (phone?.isValid()) number = phone.number;
-  } catch {
-    // not a number in this plan
-  }
-  if (parsed.size >= PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
-  parsed.set(key, number);
+  parsed.set(key, { usedAt: now, number });
   return number ?? undefined;
 }
 
@@ -49,12 +60,12 @@ function parseValid(text: string, region: string): string | undefined {
  * read as valid. A local number is read in the territory's plan first, then in the country's (a mainland mobile
  * given by a customer living overseas).
  */
-export function toE164(raw: string | null | undefined, place: Place | string): string | undefined {
+export function toE164(raw: string | null | undefined, place: Place | string, now = Date.now()): string | undefined {
   const text = raw?.trim();
   if (!text) return undefined;
   const where = typeof place === "string" ? { country: place } : place;
   const country = where.country.trim().toUpperCase();
   if (!country) return undefined;
   const region = phoneRegion(where);
-  return parseValid(text, region) ?? (region !== country ? parseValid(text, country) : undefined);
+  return parseValid(text, region, now) ?? (region !== country ? parseValid(text, country, now) : undefined);
 }
