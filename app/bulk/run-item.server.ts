@@ -274,7 +274,7 @@ export async function runBulkItem(deps: BulkRunDeps, run: ItemRun): Promise<Item
       service: async () => throttledService(await service(), take, leaseMs),
       push: { ...context.push, summary: "batched", isDevelopmentStore: jobPlan(deps, bulkJobId, context.admin) },
     };
-    const order = openOrderDraft(item, (deps.now ?? (() => new Date()))()) ?? undefined;
+    const order = openOrderDraft(item, deps.now?.() ?? new Date()) ?? undefined;
     const result = await labelOrder(bounded, { orderId, order });
     // Sender per location (decision 0115): an order shipping from several locations gets one label per location.
     outcome = result.locations ? (await labelEveryLocation(bounded, orderId, result, order)).outcome : result;
@@ -380,7 +380,7 @@ export const SUMMARY_LOOK_EVERY_MS = 20_000;
  */
 function summariesWorthALook(deps: BulkRunDeps, shop: string, labelled: boolean, itemsLeft: boolean): boolean {
   const tallies = stateOf(deps).summaryTallies;
-  const now = (deps.now ?? (() => new Date()))().getTime();
+  const now = deps.now?.().getTime() ?? Date.now();
   const tally = tallies.get(shop);
   if (tally && labelled) tally.count += 1;
   if (itemsLeft && tally && tally.count < METAFIELDS_PER_SET && now - tally.lookedAt < SUMMARY_LOOK_EVERY_MS) return false;
