@@ -14,6 +14,7 @@ import { bulkJobLabelIds } from "../../app/bulk/ui-pages.server";
 import { labelContextFromAdmin } from "../../app/labels/context.server";
 import { labelEveryLocation } from "../../app/labels/every-location.server";
 import { labelOrder, type LabelContext } from "../../app/labels/label-order.server";
+import { orderSlot } from "../../app/labels/purchase.server";
 import { listParamsSchema, loadOrdersList } from "../../app/labels/orders-list.server";
 import { openRequest } from "../../app/privacy/snapshot-seal.server";
 import { saveShippingSettings } from "../../app/settings/shipping-settings.server";
@@ -111,6 +112,48 @@ describe("an order shipping from two locations", () => {
 
     // With Lyon's sender as saved, both locations pass.
     expect((await runPreflight(context, ["gid://shopify/Order/7100001062"])).ready.map((entry) => entry.orderName)).toEqual(["#1062"]);
+  });
+
+  it("lets the purchase read its own slot when the slot read first was not the one bought in (a slot taken meanwhile draws no reference)", async () => {
+    const references = async () => (await db.referenceCounter.findMany({ where: { shop: DEMO_SHOP } })).reduce((sum, row) => sum + row.value, 0);
+    /** The context, except that looking up the destination's services (after the order is read and its location
+     * chosen, before the purchase) first makes other attempts hold the slots named. */
+    const takingSlots = async (slots: string[]): Promise<LabelContext> => {
+      const service = await context.service();
+      const taken: LabelContext["service"] = async () => ({
+        generateLabel: (request) => service.generateLabel(request),
+        lookUpLabelByReference: (reference, params) => service.lookUpLabelByReference(reference, params),
+        carrierServices: async (country) => {
+          for (const [k, slot] of slots.entries()) {
+            const orderId = slot.split("|")[1]!;
+            const customReference = `OTHER-${orderId.slice(-4)}-${k}`;
+            await db.purchaseAttempt.create({ data: { shop: DEMO_SHOP, orderId, orderName: "#other", environment: "staging", customReference, orderSlot: slot, status: "PENDING", requestJson: "{}" } });
+          }
+          return service.carrierServices!(country);
+        },
+      });
+      return { ...context, service: taken };
+    };
+    const bought = await boughtLabels();
+    try {
+      // One location: the slot read first is the one bought in, so the purchase skips its own read; the slot's unique
+      // index answers instead, after a reference was drawn.
+      const single = "gid://shopify/Order/7100001002";
+      const before = await references();
+      const one = await labelOrder(await takingSlots([orderSlot(DEMO_SHOP, single, 1)]), { orderId: "7100001002" });
+      expect(one).toMatchObject({ kind: "pending", reason: { code: "purchase_in_progress", params: { reference: "OTHER-1002-0" } } });
+      expect(await references()).toBe(before + 1);
+
+      // Two locations, none named: the slot read first is the order's, the one bought in is Paris's. The purchase reads
+      // that one itself and finds the other attempt before drawing a reference.
+      const split = "gid://shopify/Order/7100001062";
+      const both = await labelOrder(await takingSlots([orderSlot(DEMO_SHOP, split, 1, PARIS), orderSlot(DEMO_SHOP, split, 1, LYON)]), { orderId: "7100001062" });
+      expect(both).toMatchObject({ kind: "pending", reason: { code: "purchase_in_progress", params: { reference: "OTHER-1062-0" } } });
+      expect(await references()).toBe(before + 1);
+      expect(await boughtLabels()).toBe(bought);
+    } finally {
+      await db.purchaseAttempt.deleteMany({ where: { orderName: "#other" } });
+    }
   });
 
   it("gets one label per location (page: one location at a time), each fulfilling only its fulfillment order's lines, with its sender", async () => {
