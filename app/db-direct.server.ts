@@ -13,6 +13,7 @@
  *   Boolean as boolean, Json parsed);
  * - a database error as the client reports a raw query's: PrismaClientKnownRequestError P2010 carrying the adapter's
  *   classification in `meta.driverAdapterError`.
+ * On SQLite the adapter's `performIO` is called instead of its `queryRaw`/`executeRaw` (decision 0221).
  * `test/integration/direct-statements.test.ts` holds each of these against the client's own `$queryRaw` on SQLite and
  * PostgreSQL.
  *
@@ -182,6 +183,12 @@ async function run(adapter: Queryable, statement: Prisma.Sql, kind: "query" | "e
     argTypes: values.map(argType),
   } as Parameters<Adapter["queryRaw"]>[0];
   try {
+    if (isLibsql(adapter)) {
+      // What queryRaw/executeRaw do, without their debug line and the intermediate rows (decision 0221): the same
+      // lock, argument mapping, call and error conversion.
+      const result = await adapter.performIO(query);
+      return kind === "execute" ? (result.rowsAffected ?? 0) : libsqlRowsOf(result);
+    }
     if (kind === "execute") return await adapter.executeRaw(query);
     return rowsOf(await adapter.queryRaw(query));
   } catch (error) {
@@ -222,6 +229,8 @@ const COLUMN = {
   Json: 11,
   Bytes: 13,
 } as const;
+const TEXT = 7;
+const UNKNOWN_NUMBER = 128;
 
 function rowsOf(result: SqlResult): Record<string, unknown>[] {
   const { columnNames, columnTypes, rows } = result;
@@ -261,6 +270,99 @@ function value(raw: unknown, type: number): unknown {
         throw new Error(`Array column types are not read by direct statements (type ${type})`);
       return raw;
   }
+}
+
+/** A @libsql/client result set, as the libSQL adapter's `performIO` returns it (rows are array-like). */
+type LibsqlResultSet = { columns: string[]; columnTypes: string[]; rows: ArrayLike<unknown>[]; rowsAffected?: number };
+type LibsqlQueryable = Queryable & { performIO(query: Parameters<Adapter["queryRaw"]>[0]): Promise<LibsqlResultSet> };
+
+/**
+ * The libSQL adapter and its transactions (@prisma/adapter-libsql 6.19): `queryRaw` and `executeRaw` are `performIO`
+ * (the adapter's lock, its argument mapping, the client's call, its error conversion) plus a debug line, and for a
+ * query the column types and row mapping that `libsqlRowsOf` does here. Any other adapter keeps its own methods.
+ */
+function isLibsql(adapter: Queryable): adapter is LibsqlQueryable {
+  return adapter.provider === "sqlite" && (adapter as { adapterName?: string }).adapterName === "@prisma/adapter-libsql" && typeof (adapter as Partial<LibsqlQueryable>).performIO === "function";
+}
+
+/** SQLite declared column types as the libSQL adapter maps them (its `mapDeclType`); any other is inferred from the values. */
+const DECLARED: Record<string, number> = {
+  DECIMAL: COLUMN.Numeric,
+  FLOAT: 2,
+  DOUBLE: 3,
+  "DOUBLE PRECISION": 3,
+  NUMERIC: 3,
+  REAL: 3,
+  TINYINT: COLUMN.Int32,
+  SMALLINT: COLUMN.Int32,
+  MEDIUMINT: COLUMN.Int32,
+  INT: COLUMN.Int32,
+  INTEGER: COLUMN.Int32,
+  SERIAL: COLUMN.Int32,
+  INT2: COLUMN.Int32,
+  BIGINT: COLUMN.Int64,
+  "UNSIGNED BIG INT": COLUMN.Int64,
+  INT8: COLUMN.Int64,
+  DATETIME: COLUMN.DateTime,
+  TIMESTAMP: COLUMN.DateTime,
+  TIME: COLUMN.Time,
+  DATE: COLUMN.Date,
+  TEXT: TEXT,
+  CLOB: TEXT,
+  CHARACTER: TEXT,
+  VARCHAR: TEXT,
+  "VARYING CHARACTER": TEXT,
+  NCHAR: TEXT,
+  "NATIVE CHARACTER": TEXT,
+  NVARCHAR: TEXT,
+  BLOB: COLUMN.Bytes,
+  BOOLEAN: COLUMN.Boolean,
+  JSONB: COLUMN.Json,
+};
+
+/** The adapter's type for a column declared with none it knows: from its first non-null value (its `inferColumnType`). */
+function inferredType(rows: ArrayLike<unknown>[], column: number): number {
+  for (const row of rows) {
+    const raw = row[column];
+    if (raw === null || raw === undefined) continue;
+    switch (typeof raw) {
+      case "string":
+        return TEXT;
+      case "bigint":
+        return COLUMN.Int64;
+      case "boolean":
+        return COLUMN.Boolean;
+      case "number":
+        return UNKNOWN_NUMBER;
+      default:
+        if (raw instanceof ArrayBuffer) return COLUMN.Bytes;
+        throw new Error(`unexpected value of type ${typeof raw}: ${JSON.stringify(raw)}`);
+    }
+  }
+  return COLUMN.Int32;
+}
+
+/** A libSQL result set's rows as the client gives a raw query's: the adapter's column types and row mapping, then `value`. */
+function libsqlRowsOf(result: LibsqlResultSet): Record<string, unknown>[] {
+  const { columns, columnTypes: declared, rows } = result;
+  const types = columns.map((_, c) => DECLARED[(declared[c] ?? "").toUpperCase()] ?? inferredType(rows, c));
+  const out: Record<string, unknown>[] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    const record: Record<string, unknown> = {};
+    for (let c = 0; c < columns.length; c++) record[columns[c]!] = value(libsqlMapped(row[c], types[c]!), types[c]!);
+    out[r] = record;
+  }
+  return out;
+}
+
+/** One value as the libSQL adapter maps it (its `mapRow`) before the client reads it. */
+function libsqlMapped(raw: unknown, type: number): unknown {
+  if (raw instanceof ArrayBuffer) return Array.from(new Uint8Array(raw));
+  if (typeof raw === "number" && (type === COLUMN.Int32 || type === COLUMN.Int64) && !Number.isInteger(raw)) return Math.trunc(raw);
+  if ((typeof raw === "number" || typeof raw === "bigint") && type === COLUMN.DateTime) return new Date(Number(raw)).toISOString();
+  if (typeof raw === "bigint") return raw.toString();
+  return raw;
 }
 
 type AdapterError = Error & { cause: { kind: string; originalCode?: string; originalMessage?: string } };

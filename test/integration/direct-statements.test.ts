@@ -111,6 +111,8 @@ describe.each(BOTH_DATABASES)("direct statements on %s", (_name, open) => {
       Prisma.sql`SELECT * FROM "PurchaseAttempt" WHERE "shop" = ${"nobody"}`,
       Prisma.sql`SELECT * FROM "ShopifyBucket" WHERE "atMs" = ${1_764_150_000_999n}`,
       Prisma.sql`SELECT "id" FROM "PurchaseAttempt" WHERE "createdAt" IN (${Prisma.join([at, new Date(0)])})`,
+      // Columns of no declared type: each typed from its values, as the client types them.
+      Prisma.sql`SELECT SUM("available") AS "sum", 2.5 * 3 AS "product", 'a' || MIN("shop") AS "text", NULL AS "nothing" FROM "ShopifyBucket"`,
     ];
     for (const query of queries) {
       const own = await db.$queryRaw<Record<string, unknown>[]>(query);
