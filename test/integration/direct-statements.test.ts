@@ -113,6 +113,7 @@ describe.each(BOTH_DATABASES)("direct statements on %s", (_name, open) => {
       Prisma.sql`SELECT "id" FROM "PurchaseAttempt" WHERE "createdAt" IN (${Prisma.join([at, new Date(0)])})`,
       // Columns of no declared type: each typed from its values, as the client types them.
       Prisma.sql`SELECT SUM("available") AS "sum", 2.5 * 3 AS "product", 'a' || MIN("shop") AS "text", NULL AS "nothing" FROM "ShopifyBucket"`,
+      Prisma.sql`SELECT "v", "w" FROM (SELECT NULL AS "v", NULL AS "w" UNION ALL SELECT 2.5, 'x') AS "t"`,
     ];
     for (const query of queries) {
       const own = await db.$queryRaw<Record<string, unknown>[]>(query);

@@ -116,24 +116,27 @@ describe("an order shipping from two locations", () => {
 
   it("lets the purchase read its own slot when the slot read first was not the one bought in (a slot taken meanwhile draws no reference)", async () => {
     const references = async () => (await db.referenceCounter.findMany({ where: { shop: DEMO_SHOP } })).reduce((sum, row) => sum + row.value, 0);
+    let taken = 0;
     /** The context, except that looking up the destination's services (after the order is read and its location
-     * chosen, before the purchase) first makes other attempts hold the slots named. */
+     * chosen, before the purchase) first makes other attempts hold the slots named, and that nothing is bought. */
     const takingSlots = async (slots: string[]): Promise<LabelContext> => {
       const service = await context.service();
-      const taken: LabelContext["service"] = async () => ({
-        generateLabel: (request) => service.generateLabel(request),
+      const taking: LabelContext["service"] = async () => ({
+        generateLabel: () => Promise.reject(new Error("this test buys nothing: the slot was taken")),
         lookUpLabelByReference: (reference, params) => service.lookUpLabelByReference(reference, params),
         carrierServices: async (country) => {
           for (const [k, slot] of slots.entries()) {
             const orderId = slot.split("|")[1]!;
             const customReference = `OTHER-${orderId.slice(-4)}-${k}`;
             await db.purchaseAttempt.create({ data: { shop: DEMO_SHOP, orderId, orderName: "#other", environment: "staging", customReference, orderSlot: slot, status: "PENDING", requestJson: "{}" } });
+            taken += 1;
           }
           return service.carrierServices!(country);
         },
       });
-      return { ...context, service: taken };
+      return { ...context, service: taking };
     };
+    const orders = ["gid://shopify/Order/7100001002", "gid://shopify/Order/7100001062"];
     const bought = await boughtLabels();
     try {
       // One location: the slot read first is the one bought in, so the purchase skips its own read; the slot's unique
@@ -141,6 +144,7 @@ describe("an order shipping from two locations", () => {
       const single = "gid://shopify/Order/7100001002";
       const before = await references();
       const one = await labelOrder(await takingSlots([orderSlot(DEMO_SHOP, single, 1)]), { orderId: "7100001002" });
+      expect(taken).toBe(1);
       expect(one).toMatchObject({ kind: "pending", reason: { code: "purchase_in_progress", params: { reference: "OTHER-1002-0" } } });
       expect(await references()).toBe(before + 1);
 
@@ -148,11 +152,14 @@ describe("an order shipping from two locations", () => {
       // that one itself and finds the other attempt before drawing a reference.
       const split = "gid://shopify/Order/7100001062";
       const both = await labelOrder(await takingSlots([orderSlot(DEMO_SHOP, split, 1, PARIS), orderSlot(DEMO_SHOP, split, 1, LYON)]), { orderId: "7100001062" });
+      expect(taken).toBe(3);
       expect(both).toMatchObject({ kind: "pending", reason: { code: "purchase_in_progress", params: { reference: "OTHER-1062-0" } } });
       expect(await references()).toBe(before + 1);
       expect(await boughtLabels()).toBe(bought);
     } finally {
-      await db.purchaseAttempt.deleteMany({ where: { orderName: "#other" } });
+      // Whatever happened, the later tests find both orders as they were.
+      await db.purchaseAttempt.deleteMany({ where: { shop: DEMO_SHOP, orderId: { in: orders } } });
+      await db.label.deleteMany({ where: { shop: DEMO_SHOP, orderId: { in: orders } } });
     }
   });
 
