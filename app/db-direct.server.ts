@@ -217,20 +217,22 @@ function argType(value: unknown): ArgType {
   return { scalarType: "unknown", arity: Array.isArray(value) ? "list" : "scalar" };
 }
 
-/** Column types of @prisma/driver-adapter-utils (ColumnTypeEnum) that a raw row's conversion looks at. */
+/** Column types of @prisma/driver-adapter-utils (ColumnTypeEnum) that the conversions below name. */
 const COLUMN = {
   Int32: 0,
   Int64: 1,
+  Float: 2,
+  Double: 3,
   Numeric: 4,
   Boolean: 5,
+  Text: 7,
   Date: 8,
   Time: 9,
   DateTime: 10,
   Json: 11,
   Bytes: 13,
+  UnknownNumber: 128,
 } as const;
-const TEXT = 7;
-const UNKNOWN_NUMBER = 128;
 
 function rowsOf(result: SqlResult): Record<string, unknown>[] {
   const { columnNames, columnTypes, rows } = result;
@@ -286,39 +288,21 @@ function isLibsql(adapter: Queryable): adapter is LibsqlQueryable {
 }
 
 /** SQLite declared column types as the libSQL adapter maps them (its `mapDeclType`); any other is inferred from the values. */
-const DECLARED: Record<string, number> = {
-  DECIMAL: COLUMN.Numeric,
-  FLOAT: 2,
-  DOUBLE: 3,
-  "DOUBLE PRECISION": 3,
-  NUMERIC: 3,
-  REAL: 3,
-  TINYINT: COLUMN.Int32,
-  SMALLINT: COLUMN.Int32,
-  MEDIUMINT: COLUMN.Int32,
-  INT: COLUMN.Int32,
-  INTEGER: COLUMN.Int32,
-  SERIAL: COLUMN.Int32,
-  INT2: COLUMN.Int32,
-  BIGINT: COLUMN.Int64,
-  "UNSIGNED BIG INT": COLUMN.Int64,
-  INT8: COLUMN.Int64,
-  DATETIME: COLUMN.DateTime,
-  TIMESTAMP: COLUMN.DateTime,
-  TIME: COLUMN.Time,
-  DATE: COLUMN.Date,
-  TEXT: TEXT,
-  CLOB: TEXT,
-  CHARACTER: TEXT,
-  VARCHAR: TEXT,
-  "VARYING CHARACTER": TEXT,
-  NCHAR: TEXT,
-  "NATIVE CHARACTER": TEXT,
-  NVARCHAR: TEXT,
-  BLOB: COLUMN.Bytes,
-  BOOLEAN: COLUMN.Boolean,
-  JSONB: COLUMN.Json,
-};
+const DECLARED = new Map<string, number>([
+  ["DECIMAL", COLUMN.Numeric],
+  ["FLOAT", COLUMN.Float],
+  ...["DOUBLE", "DOUBLE PRECISION", "NUMERIC", "REAL"].map((name) => [name, COLUMN.Double] as const),
+  ...["TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "SERIAL", "INT2"].map((name) => [name, COLUMN.Int32] as const),
+  ...["BIGINT", "UNSIGNED BIG INT", "INT8"].map((name) => [name, COLUMN.Int64] as const),
+  ["DATETIME", COLUMN.DateTime],
+  ["TIMESTAMP", COLUMN.DateTime],
+  ["TIME", COLUMN.Time],
+  ["DATE", COLUMN.Date],
+  ...["TEXT", "CLOB", "CHARACTER", "VARCHAR", "VARYING CHARACTER", "NCHAR", "NATIVE CHARACTER", "NVARCHAR"].map((name) => [name, COLUMN.Text] as const),
+  ["BLOB", COLUMN.Bytes],
+  ["BOOLEAN", COLUMN.Boolean],
+  ["JSONB", COLUMN.Json],
+]);
 
 /** The adapter's type for a column declared with none it knows: from its first non-null value (its `inferColumnType`). */
 function inferredType(rows: ArrayLike<unknown>[], column: number): number {
@@ -327,13 +311,13 @@ function inferredType(rows: ArrayLike<unknown>[], column: number): number {
     if (raw === null || raw === undefined) continue;
     switch (typeof raw) {
       case "string":
-        return TEXT;
+        return COLUMN.Text;
       case "bigint":
         return COLUMN.Int64;
       case "boolean":
         return COLUMN.Boolean;
       case "number":
-        return UNKNOWN_NUMBER;
+        return COLUMN.UnknownNumber;
       default:
         if (raw instanceof ArrayBuffer) return COLUMN.Bytes;
         throw new Error(`unexpected value of type ${typeof raw}: ${JSON.stringify(raw)}`);
@@ -345,7 +329,7 @@ function inferredType(rows: ArrayLike<unknown>[], column: number): number {
 /** A libSQL result set's rows as the client gives a raw query's: the adapter's column types and row mapping, then `value`. */
 function libsqlRowsOf(result: LibsqlResultSet): Record<string, unknown>[] {
   const { columns, columnTypes: declared, rows } = result;
-  const types = columns.map((_, c) => DECLARED[(declared[c] ?? "").toUpperCase()] ?? inferredType(rows, c));
+  const types = columns.map((_, c) => DECLARED.get((declared[c] ?? "").toUpperCase()) ?? inferredType(rows, c));
   const out: Record<string, unknown>[] = new Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
