@@ -190,7 +190,8 @@ async function run(adapter: Queryable, statement: Prisma.Sql, kind: "query" | "e
       return kind === "execute" ? (result.rowsAffected ?? 0) : libsqlRowsOf(result);
     }
     if (kind === "execute") return await adapter.executeRaw(query);
-    return rowsOf(await adapter.queryRaw(query));
+    const result: SqlResult = await adapter.queryRaw(query);
+    return rowsOf(result.columnNames, result.columnTypes as number[], result.rows, value);
   } catch (error) {
     throw asRawQueryError(error);
   }
@@ -234,13 +235,13 @@ const COLUMN = {
   UnknownNumber: 128,
 } as const;
 
-function rowsOf(result: SqlResult): Record<string, unknown>[] {
-  const { columnNames, columnTypes, rows } = result;
+/** Rows as the client gives a raw query's: one record per row, each column's value read by `read` from its type. */
+function rowsOf(names: readonly string[], types: readonly number[], rows: readonly ArrayLike<unknown>[], read: (raw: unknown, type: number) => unknown): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = new Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
     const record: Record<string, unknown> = {};
-    for (let c = 0; c < columnNames.length; c++) record[columnNames[c]!] = value(row[c], columnTypes[c] as number);
+    for (let c = 0; c < names.length; c++) record[names[c]!] = read(row[c], types[c]!);
     out[r] = record;
   }
   return out;
@@ -330,14 +331,7 @@ function inferredType(rows: ArrayLike<unknown>[], column: number): number {
 function libsqlRowsOf(result: LibsqlResultSet): Record<string, unknown>[] {
   const { columns, columnTypes: declared, rows } = result;
   const types = columns.map((_, c) => DECLARED.get((declared[c] ?? "").toUpperCase()) ?? inferredType(rows, c));
-  const out: Record<string, unknown>[] = new Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
-    const record: Record<string, unknown> = {};
-    for (let c = 0; c < columns.length; c++) record[columns[c]!] = value(libsqlMapped(row[c], types[c]!), types[c]!);
-    out[r] = record;
-  }
-  return out;
+  return rowsOf(columns, types, rows, (raw, type) => value(libsqlMapped(raw, type), type));
 }
 
 /** One value as the libSQL adapter maps it (its `mapRow`) before the client reads it. */

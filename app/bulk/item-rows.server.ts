@@ -3,8 +3,8 @@
  * text on SQLite and PostgreSQL, and about a quarter of the CPU of the model queries they replace (decision 0199),
  * run straight on the client's driver adapter (`statements`, decision 0202; the creation's `insertItems` runs on its
  * transaction's client). Rows are read with `SELECT *` or `RETURNING *` (SQLite reports the declared column types for
- * both), so they have the model's fields and types (the client types raw rows by their columns; test/integration/raw-rows.test.ts
- * holds that on both databases).
+ * both), so they have the model's fields and types (the client types raw rows by their columns;
+ * test/integration/raw-rows.test.ts holds that on both databases).
  * Every write sets `updatedAt` itself: Prisma's @updatedAt only applies to its own model queries.
  */
 import { Prisma, type BulkJob, type BulkJobItem, type PrismaClient } from "../generated/prisma/client";
