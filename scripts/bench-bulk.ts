@@ -6,9 +6,11 @@
  * the app's alone.
  *
  * Runs, in order: the embedded queue on SQLite (one app process) on each plan of BENCH_BULK_PLANS (default
- * "standard,advanced,plus"); then pg-boss on PostgreSQL with two worker processes (scripts/bench-bulk/worker.ts) on
- * BENCH_BULK_PG_PLAN (default standard), in a database created for the run and dropped after it
- * (TEST_POSTGRES_URL's server, default postgresql://postgres@127.0.0.1:5432/test). BENCH_BULK_PG=0 skips it.
+ * "standard,advanced,plus"); then a warm run on the last of those plans: one app process runs a first job of other
+ * orders, unmeasured, then the job measured (BENCH_BULK_WARM=0 skips it); then pg-boss on PostgreSQL with two worker
+ * processes (scripts/bench-bulk/worker.ts) on BENCH_BULK_PG_PLAN (default standard), in a database created for the
+ * run and dropped after it (TEST_POSTGRES_URL's server, default postgresql://postgres@127.0.0.1:5432/test).
+ * BENCH_BULK_PG=0 skips it.
  *
  * Printed per job: wall time; the physical bound max(P·L/C, N·c/restore) with P the labels the sandbox sold (an order
  * shipping from several locations buys one per location), L the sandbox's mean configured latency, C the label-service
@@ -19,7 +21,7 @@
  * the ideal label's (scripts/bench-bulk/ideal.ts, measured first: the least a label can cost on this machine) and
  * against what the target allows; peak RSS and the event loop's delay; the emulators' own CPU time (on a loaded
  * machine, their CPU decides how close a run can get).
- * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS ("300-800"),
+ * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_WARM, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS ("300-800"),
  * LABEL_SERVICE_MAX_CONCURRENCY (default 4); BENCH_CPU_PROF, a folder for the app processes' CPU profiles. Nothing here asserts a figure.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -130,6 +132,12 @@ async function costs(emulatorUrl: string): Promise<Map<string, Points>> {
   return new Map(Object.entries(body.operations));
 }
 
+/** The sandbox's purchases so far and its milliseconds with k purchases in flight (GET /__admin/stats). */
+async function sandboxStats(url: string): Promise<{ purchases: number; inFlightMs: number[] }> {
+  const stats = (await (await fetch(`${url}/__admin/stats`)).json()) as { purchasesInFlightMs: (number | null)[]; purchases: number };
+  return { purchases: stats.purchases, inFlightMs: stats.purchasesInFlightMs.map((ms) => ms ?? 0) };
+}
+
 type Run = {
   label: string;
   n: number;
@@ -173,22 +181,32 @@ async function stallMonitorCostMsPerS(): Promise<number> {
 type Settings = { n: number; minMs: number; maxMs: number; concurrency: number };
 type WorkerResult = { budgetStatements: number; userMs: number; systemMs: number; otherThreadsMs: number | null; peakRss: number; loopDelayP99Ms: number; loopDelayMaxMs: number; monitoredMs: number };
 
-/** One bulk job of `n` orders on `plan`: SQLite in this process, or PostgreSQL in child processes (two workers). */
-async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "postgresql"): Promise<Run> {
+/**
+ * One bulk job of `n` orders on `plan`: SQLite in an app process of its own, or PostgreSQL in child processes (two
+ * workers). `warm` (SQLite only): the app process first runs a job of `n` other orders, unmeasured, as a process
+ * that has served for a while would have; the figures are the second job's.
+ */
+async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "postgresql", warm = false): Promise<Run> {
   const { n, minMs, maxMs, concurrency } = settings;
   const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-bulk-"));
   const children: ChildProcess[] = [];
   let dropDatabase = async () => {};
   try {
-    const orderIds = benchSeed(n, path.join(dir, "seed.json"));
+    const seeded = benchSeed(warm ? 2 * n : n, path.join(dir, "seed.json"));
+    const orderIds = seeded.slice(-n);
     const [emulator, sandbox] = await Promise.all([
       startServer("emulators/shopify-admin/cli.ts", { SHOPIFY_EMULATOR_PORT: "0", SHOPIFY_EMULATOR_SEED: path.join(dir, "seed.json"), SHOPIFY_EMULATOR_PLAN: plan }),
       startServer("emulators/label-sandbox/cli.ts", { LABEL_SANDBOX_PORT: "0", LABEL_SANDBOX_FAULTS: JSON.stringify({ latency: { probability: 1, minMs, maxMs } }) }),
     ]);
     children.push(emulator.child, sandbox.child);
-    const pointsBefore = await costs(emulator.url);
-    const emulatorCpuBefore = processCpuMs(emulator.child.pid);
-    const sandboxCpuBefore = processCpuMs(sandbox.child.pid);
+    // What the emulators counted before the measured job (for a warm run, taken once the first job is done).
+    const baseline = async () => ({
+      points: await costs(emulator.url),
+      emulatorCpuMs: processCpuMs(emulator.child.pid),
+      sandboxCpuMs: processCpuMs(sandbox.child.pid),
+      stats: await sandboxStats(sandbox.url),
+    });
+    let before = await baseline();
 
     let figures: JobFigures;
     const peakRssMb: number[] = [];
@@ -198,13 +216,24 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       migrateSqliteFile(file);
       writeFileSync(path.join(dir, "orders.json"), JSON.stringify(orderIds));
       const config: BenchAppConfig = { databaseUrl: `file:${file}`, emulatorUrl: emulator.url, sandboxUrl: sandbox.url, concurrency };
-      const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json") });
+      const warmUp: Record<string, string> = {};
+      if (warm) {
+        writeFileSync(path.join(dir, "warm-up.json"), JSON.stringify(seeded.slice(0, n)));
+        Object.assign(warmUp, { BENCH_WORKER_WARM_UP_ORDERS: path.join(dir, "warm-up.json"), BENCH_WORKER_GO: path.join(dir, "go") });
+      }
+      const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json"), ...warmUp });
       children.push(child);
+      if (warm) {
+        // The first job is done: the emulators' counts start again from here, then the app process goes on.
+        await waitFor(child, /^warm$/m, "app process (its first job)", JOB_TIMEOUT_MS);
+        before = await baseline();
+        writeFileSync(warmUp.BENCH_WORKER_GO!, "");
+      }
       figures = JSON.parse((await waitFor(child, /^result (.*)$/m, "app process", JOB_TIMEOUT_MS))[1]!) as JobFigures;
       // It exits by itself once it printed; a profiled one needs the time to write its profile.
       if (process.env.BENCH_CPU_PROF && child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
       peakRssMb.push(figures.peakRss / 1024 / 1024);
-      label = "embedded queue on SQLite, 1 app process";
+      label = warm ? "embedded queue on SQLite, 1 app process, its second job (warm)" : "embedded queue on SQLite, 1 app process";
     } else {
       const database = await createPostgresTestDatabase();
       dropDatabase = database.drop;
@@ -242,18 +271,18 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
         for (const child of children.slice(2, 4)) if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
       label = "pg-boss on PostgreSQL, 2 worker processes (+ 1 creating the job; CPU and RSS of all three)";
     }
-    const emulatorCpuMs = processCpuMs(emulator.child.pid) - emulatorCpuBefore;
-    const sandboxCpuMs = processCpuMs(sandbox.child.pid) - sandboxCpuBefore;
-    const stats = (await (await fetch(`${sandbox.url}/__admin/stats`)).json()) as { purchasesInFlightMs: (number | null)[]; purchases: number };
-    const inFlightMs = stats.purchasesInFlightMs.map((ms) => ms ?? 0);
+    const emulatorCpuMs = processCpuMs(emulator.child.pid) - before.emulatorCpuMs;
+    const sandboxCpuMs = processCpuMs(sandbox.child.pid) - before.sandboxCpuMs;
+    const stats = await sandboxStats(sandbox.url);
+    const inFlightMs = stats.inFlightMs.map((ms, k) => ms - (before.stats.inFlightMs[k] ?? 0));
     const pointsAfter = await costs(emulator.url);
     const points = new Map<string, Points>();
     for (const [name, after] of pointsAfter) {
-      const before = pointsBefore.get(name) ?? { calls: 0, requested: 0, actual: 0, throttled: 0 };
-      const calls = after.calls - before.calls;
-      if (calls > 0) points.set(name, { calls, requested: after.requested - before.requested, actual: after.actual - before.actual, throttled: after.throttled - before.throttled });
+      const earlier = before.points.get(name) ?? { calls: 0, requested: 0, actual: 0, throttled: 0 };
+      const calls = after.calls - earlier.calls;
+      if (calls > 0) points.set(name, { calls, requested: after.requested - earlier.requested, actual: after.actual - earlier.actual, throttled: after.throttled - earlier.throttled });
     }
-    return { label, n, plan, figures, peakRssMb, points, emulatorCpuMs, sandboxCpuMs, inFlightMs, purchases: stats.purchases };
+    return { label, n, plan, figures, peakRssMb, points, emulatorCpuMs, sandboxCpuMs, inFlightMs, purchases: stats.purchases - before.stats.purchases };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
     await dropDatabase().catch((error: unknown) => console.error("could not drop the bench database:", error));
@@ -354,5 +383,8 @@ export async function benchBulk(): Promise<void> {
   );
   const base = { settings, monitorMsPerS, ideal };
   for (const plan of plans) report(await runJob(settings, plan, "sqlite"), base);
+  // A process that has served for a while: its code compiled and optimized, its caches filled (BENCH_BULK_WARM=0 skips it).
+  const lastPlan = plans.at(-1);
+  if (lastPlan && process.env.BENCH_BULK_WARM !== "0") report(await runJob(settings, lastPlan, "sqlite", true), base);
   if (process.env.BENCH_BULK_PG !== "0") report(await runJob(settings, pgPlan, "postgresql"), base);
 }

@@ -6,10 +6,11 @@
  *  - "creator": creates the job of BENCH_WORKER_ORDERS (a JSON file of order ids), waits for it, prints
  *    `result {...}` (the job's figures, runBulkJob) and exits. It runs no item.
  *  - "embedded": the same, and it runs the items too (the SQLite run: one app process with the embedded queue).
+ *    With BENCH_WORKER_WARM_UP_ORDERS it first runs a job of those orders, unmeasured (the warm run).
  * Each run gets fresh processes: the demo's Admin endpoint is installed once per process (app/demo), and the CPU and
- * RSS measured are that run's alone.
+ * RSS measured are that run's alone (a warm run's peak RSS includes its first job's).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { benchApp, budgetStatements, runBulkJob, STALL_TICK_MS, type BenchAppConfig } from "./app";
 import { otherThreadsMsSince, threadCpu } from "./threads";
@@ -19,7 +20,19 @@ const config = JSON.parse(process.env.BENCH_WORKER_CONFIG ?? "{}") as BenchAppCo
 const role = process.env.BENCH_WORKER_ROLE;
 if (role === "creator" || role === "embedded") {
   const app = await benchApp(config, { work: role === "embedded" });
-  const figures = await runBulkJob(app, JSON.parse(readFileSync(process.env.BENCH_WORKER_ORDERS!, "utf8")) as string[]);
+  const orders = (file: string) => JSON.parse(readFileSync(file, "utf8")) as string[];
+  let beforeStart: (() => Promise<void>) | undefined;
+  if (process.env.BENCH_WORKER_WARM_UP_ORDERS) {
+    // A warm run: a first job, unmeasured; the second's preflight; then `warm`, and Start once the bench has taken
+    // its emulators' counts (it creates the file BENCH_WORKER_GO).
+    await runBulkJob(app, orders(process.env.BENCH_WORKER_WARM_UP_ORDERS));
+    const go = process.env.BENCH_WORKER_GO!;
+    beforeStart = async () => {
+      console.log("warm");
+      while (!existsSync(go)) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+  }
+  const figures = await runBulkJob(app, orders(process.env.BENCH_WORKER_ORDERS!), beforeStart);
   await app.close();
   console.log(`result ${JSON.stringify(figures)}`);
   process.exit(0);
