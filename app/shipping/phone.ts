@@ -1,4 +1,5 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
+import { LRUCache } from "lru-cache";
 import { customsTerritory, type Place } from "./customs";
 
 /**
@@ -17,13 +18,24 @@ export function phoneRegion(place: Place): string {
  * Numbers read lately, by plan and text. A bulk job reads the shop's sender number for every label, and each
  * recipient's twice in the same process (its preflight, then its item), and libphonenumber's parse and validation cost
  * about 0.2 ms each time. The answer depends only on the two strings (the library's metadata is fixed). Kept in this
- * process's memory only: at most PARSED_KEPT answers, the least recently used dropped first (room for a whole job of
- * 500 orders), and none unused for PARSED_KEPT_MS (dropped the next time a number is read), so customers' numbers do
- * not stay after their job.
+ * process's memory only, by lru-cache: at most PARSED_KEPT answers, the least recently used dropped first (room for a
+ * whole job of 500 orders), and none unused for PARSED_KEPT_MS (swept out by the first read a minute or more after
+ * the previous sweep), so customers' numbers do not stay after their job. The clock is the caller's `now` (tests
+ * move it).
  */
-const parsed = new Map<string, { usedAt: number; number: string | null }>();
 export const PARSED_KEPT = 2_000;
 export const PARSED_KEPT_MS = 10 * 60_000;
+const PARSED_SWEEP_MS = 60_000;
+let clock = 0;
+let sweptAt = 0;
+const parsed = new LRUCache<string, { number: string | null }>({
+  max: PARSED_KEPT,
+  ttl: PARSED_KEPT_MS,
+  updateAgeOnGet: true,
+  // The time is read from `clock` on every check, not cached for a millisecond (the default).
+  ttlResolution: 0,
+  perf: { now: () => clock },
+});
 
 /** How many answers are kept now (tests). */
 export function keptPhoneAnswers(): number {
@@ -31,27 +43,24 @@ export function keptPhoneAnswers(): number {
 }
 
 function parseValid(text: string, region: string, now: number): string | undefined {
-  // Least recently used first (a Map iterates in insertion order): the unused ones leave from the front.
-  for (const [key, entry] of parsed) {
-    if (now - entry.usedAt < PARSED_KEPT_MS && parsed.size < PARSED_KEPT) break;
-    parsed.delete(key);
+  clock = now;
+  // Answers unused for too long are dropped at the first read a minute or more after the last sweep (a read finds
+  // an expired answer missing anyway; the sweep frees the ones nobody asks for again).
+  if (now - sweptAt >= PARSED_SWEEP_MS) {
+    parsed.purgeStale();
+    sweptAt = now;
   }
   const key = `${region}\u0000${text}`;
   const known = parsed.get(key);
-  let number: string | null;
-  if (known !== undefined) {
-    parsed.delete(key);
-    number = known.number;
-  } else {
-    number = null;
-    try {
-      const phone = parsePhoneNumberFromString(text, region.toUpperCase() as CountryCode);
-      if (phone?.isValid()) number = phone.number;
-    } catch {
-      // not a number in this plan
-    }
+  if (known !== undefined) return known.number ?? undefined;
+  let number: string | null = null;
+  try {
+    const phone = parsePhoneNumberFromString(text, region.toUpperCase() as CountryCode);
+    if (phone?.isValid()) number = phone.number;
+  } catch {
+    // not a number in this plan
   }
-  parsed.set(key, { usedAt: now, number });
+  parsed.set(key, { number });
   return number ?? undefined;
 }
 
