@@ -6,8 +6,9 @@
  * the app's alone.
  *
  * Runs, in order: the embedded queue on SQLite (one app process) on each plan of BENCH_BULK_PLANS (default
- * "standard,advanced,plus"); then a warm run on the last of those plans: one app process runs a first job of other
- * orders, unmeasured, then the job measured (BENCH_BULK_WARM=0 skips it); then pg-boss on PostgreSQL with two worker
+ * "standard,advanced,plus"); then a warm run on the last of those plans: one app process runs a first job of as many
+ * other orders, unmeasured, then the cold run's job, measured alike from its preflight on (BENCH_BULK_WARM=0 skips
+ * it); then pg-boss on PostgreSQL with two worker
  * processes (scripts/bench-bulk/worker.ts) on BENCH_BULK_PG_PLAN (default standard), in a database created for the
  * run and dropped after it (TEST_POSTGRES_URL's server, default postgresql://postgres@127.0.0.1:5432/test).
  * BENCH_BULK_PG=0 skips it.
@@ -105,6 +106,8 @@ function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs =
     };
     child.stdout!.on("data", scan);
     child.stderr!.on("data", scan);
+    // A child that already exited (between two waits) emits no more "exit".
+    if (child.exitCode !== null) reject(new Error(`${what} had exited (${child.exitCode})`));
     child.once("exit", (code) => reject(new Error(`${what} exited (${code}): ${output.slice(-2000)}`)));
   });
 }
@@ -184,7 +187,7 @@ type WorkerResult = { budgetStatements: number; userMs: number; systemMs: number
 /**
  * One bulk job of `n` orders on `plan`: SQLite in an app process of its own, or PostgreSQL in child processes (two
  * workers). `warm` (SQLite only): the app process first runs a job of `n` other orders, unmeasured, as a process
- * that has served for a while would have; the figures are the second job's.
+ * that has served for a while would have; the figures are the second job's, from its preflight on.
  */
 async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "postgresql", warm = false): Promise<Run> {
   const { n, minMs, maxMs, concurrency } = settings;
@@ -192,14 +195,15 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
   const children: ChildProcess[] = [];
   let dropDatabase = async () => {};
   try {
+    // A warm run measures the cold run's orders and warms up on as many others.
     const seeded = benchSeed(warm ? 2 * n : n, path.join(dir, "seed.json"));
-    const orderIds = seeded.slice(-n);
+    const orderIds = seeded.slice(0, n);
     const [emulator, sandbox] = await Promise.all([
       startServer("emulators/shopify-admin/cli.ts", { SHOPIFY_EMULATOR_PORT: "0", SHOPIFY_EMULATOR_SEED: path.join(dir, "seed.json"), SHOPIFY_EMULATOR_PLAN: plan }),
       startServer("emulators/label-sandbox/cli.ts", { LABEL_SANDBOX_PORT: "0", LABEL_SANDBOX_FAULTS: JSON.stringify({ latency: { probability: 1, minMs, maxMs } }) }),
     ]);
     children.push(emulator.child, sandbox.child);
-    // What the emulators counted before the measured job (for a warm run, taken once the first job is done).
+    // What the emulators counted before the measured job (for a warm run, taken again once the first job is done).
     const baseline = async () => ({
       points: await costs(emulator.url),
       emulatorCpuMs: processCpuMs(emulator.child.pid),
@@ -218,14 +222,16 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       const config: BenchAppConfig = { databaseUrl: `file:${file}`, emulatorUrl: emulator.url, sandboxUrl: sandbox.url, concurrency };
       const warmUp: Record<string, string> = {};
       if (warm) {
-        writeFileSync(path.join(dir, "warm-up.json"), JSON.stringify(seeded.slice(0, n)));
+        writeFileSync(path.join(dir, "warm-up.json"), JSON.stringify(seeded.slice(n)));
         Object.assign(warmUp, { BENCH_WORKER_WARM_UP_ORDERS: path.join(dir, "warm-up.json"), BENCH_WORKER_GO: path.join(dir, "go") });
       }
       const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json"), ...warmUp });
       children.push(child);
       if (warm) {
-        // The first job is done: the emulators' counts start again from here, then the app process goes on.
+        // The first job is done: the emulators' counts start again from here (the sandbox's in-flight tally from the
+        // next purchase, as in a cold run), then the app process goes on with the measured job's preflight.
         await waitFor(child, /^warm$/m, "app process (its first job)", JOB_TIMEOUT_MS);
+        await fetch(`${sandbox.url}/__admin/stats`, { method: "DELETE" });
         before = await baseline();
         writeFileSync(warmUp.BENCH_WORKER_GO!, "");
       }

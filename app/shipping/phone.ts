@@ -19,9 +19,9 @@ export function phoneRegion(place: Place): string {
  * recipient's twice in the same process (its preflight, then its item), and libphonenumber's parse and validation cost
  * about 0.2 ms each time. The answer depends only on the two strings (the library's metadata is fixed). Kept in this
  * process's memory only, by lru-cache: at most PARSED_KEPT answers, the least recently used dropped first (room for a
- * whole job of 500 orders), and none unused for PARSED_KEPT_MS (swept out by the first read a minute or more after
- * the previous sweep), so customers' numbers do not stay after their job. The clock is the caller's `now` (tests
- * move it).
+ * whole job of 500 orders), and none unused for more than PARSED_KEPT_MS (a read finds it gone; those nobody asks
+ * for again are swept out by the first read a minute or more after the previous sweep). The clock is the caller's
+ * `now` (tests move it).
  */
 export const PARSED_KEPT = 2_000;
 export const PARSED_KEPT_MS = 10 * 60_000;
@@ -44,9 +44,10 @@ export function keptPhoneAnswers(): number {
 
 function parseValid(text: string, region: string, now: number): string | undefined {
   clock = now;
-  // Answers unused for too long are dropped at the first read a minute or more after the last sweep (a read finds
-  // an expired answer missing anyway; the sweep frees the ones nobody asks for again).
-  if (now - sweptAt >= PARSED_SWEEP_MS) {
+  // Answers unused for too long are dropped at the first read a minute or more after the last sweep, or at a read
+  // whose clock is behind it (a read finds an expired answer missing anyway; the sweep frees the ones nobody asks for
+  // again).
+  if (now - sweptAt >= PARSED_SWEEP_MS || now < sweptAt) {
     parsed.purgeStale();
     sweptAt = now;
   }

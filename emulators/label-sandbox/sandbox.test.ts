@@ -197,6 +197,22 @@ describe("the sandbox over HTTP", () => {
     expect((await stats()).authentications).toBe(0);
   });
 
+  it("zeroes its counters alone on DELETE /__admin/stats: labels, faults and tokens stay", async () => {
+    await setFaults({ latency: { probability: 1, minMs: 30, maxMs: 30 } });
+    const jwt = await token();
+    expect((await generate(guideExample(), jwt)).status).toBe(200);
+    const cleared = await fetch(`${sandbox.url}/__admin/stats`, { method: "DELETE" });
+    expect(await cleared.json()).toEqual({ authentications: 0, authenticationsByAccount: {}, failedAuthentications: 0, rejectedTokens: 0, purchases: 0, purchasesInFlightMs: [] });
+    // Nothing in flight since: the tally starts again at the next purchase, made with the token issued before.
+    expect((await (await fetch(`${sandbox.url}/__admin/stats`)).json()).purchasesInFlightMs).toEqual([]);
+    expect((await generate(guideExample(), jwt)).status).toBe(200);
+    const stats = (await (await fetch(`${sandbox.url}/__admin/stats`)).json()) as { purchases: number; purchasesInFlightMs: (number | null)[] };
+    expect(stats.purchases).toBe(1);
+    expect(stats.purchasesInFlightMs[1]).toBeGreaterThanOrEqual(20);
+    expect((await (await fetch(`${sandbox.url}/__admin/labels`)).json()).count).toBe(2);
+    expect((await (await fetch(`${sandbox.url}/__admin/faults`)).json()).latency).toMatchObject({ minMs: 30, maxMs: 30 });
+  });
+
   it("tallies the time spent with each number of purchases in flight", async () => {
     await setFaults({ latency: { probability: 1, minMs: 120, maxMs: 120 } });
     const jwt = await token();

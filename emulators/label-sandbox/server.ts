@@ -102,7 +102,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
   let sequence = 0;
   let labels: StoredLabel[] = [];
   let baseUrl = "";
-  /** Inspection counters (GET /__admin/stats), zeroed by POST /__admin/reset. */
+  /** Inspection counters (GET /__admin/stats), zeroed by DELETE /__admin/stats and by POST /__admin/reset. */
   const freshStats = () => ({
     /** Successful POST /authenticate. */
     authentications: 0,
@@ -252,6 +252,12 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
       }
       if (pathname === "/__admin/stats" && method === "GET") {
         tallyPurchases(0);
+        return send(response, 200, stats);
+      }
+      if (pathname === "/__admin/stats" && method === "DELETE") {
+        // The counters alone start again (labels, faults and tokens stay); the in-flight tally from the next purchase.
+        stats = freshStats();
+        inFlightSince = purchasesInFlight > 0 ? performance.now() : undefined;
         return send(response, 200, stats);
       }
       if (pathname === "/__admin/reset" && method === "POST") {

@@ -148,10 +148,9 @@ export type JobFigures = {
 
 /**
  * The merchant's steps: the preflight (the page that checks every order, nothing bought), then Start, which creates
- * the job from the preflight's read; then waits until no item is queued or running. CPU time counts both steps (and
- * `beforeStart`, the bench's pause between them in a warm run: a few file checks).
+ * the job from the preflight's read; then waits until no item is queued or running. CPU time counts both steps.
  */
-export async function runBulkJob(app: BenchApp, orderIds: string[], beforeStart?: () => Promise<void>): Promise<JobFigures> {
+export async function runBulkJob(app: BenchApp, orderIds: string[]): Promise<JobFigures> {
   await saveShippingSettings(app.db, DEMO_SHOP, DEMO_SHIPPING_SETTINGS);
   // Every label is pushed to Shopify as a production one would be (the demo shop is a development store that allows
   // test labels in Shopify, decision 0170): the points counted include the fulfillment and the order summary.
@@ -187,8 +186,6 @@ export async function runBulkJob(app: BenchApp, orderIds: string[], beforeStart?
   if (preflight.unknown.length > 0) throw new Error(`the preflight does not know ${preflight.unknown.length} orders`);
   const preflightMs = performance.now() - checkStart;
   const preflightCpu = process.cpuUsage(cpuStart);
-  // A warm run's second job: the bench takes its emulators' counts here, between the preflight and Start.
-  await beforeStart?.();
   await enter("creation");
   const threadsAtStart = threadCpu();
   const start = performance.now();

@@ -8,7 +8,7 @@
  *  - "embedded": the same, and it runs the items too (the SQLite run: one app process with the embedded queue).
  *    With BENCH_WORKER_WARM_UP_ORDERS it first runs a job of those orders, unmeasured (the warm run).
  * Each run gets fresh processes: the demo's Admin endpoint is installed once per process (app/demo), and the CPU and
- * RSS measured are that run's alone (a warm run's peak RSS includes its first job's).
+ * RSS measured are that run's alone (a warm run's are its second job's, from where its first job left them).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -21,18 +21,14 @@ const role = process.env.BENCH_WORKER_ROLE;
 if (role === "creator" || role === "embedded") {
   const app = await benchApp(config, { work: role === "embedded" });
   const orders = (file: string) => JSON.parse(readFileSync(file, "utf8")) as string[];
-  let beforeStart: (() => Promise<void>) | undefined;
   if (process.env.BENCH_WORKER_WARM_UP_ORDERS) {
-    // A warm run: a first job, unmeasured; the second's preflight; then `warm`, and Start once the bench has taken
-    // its emulators' counts (it creates the file BENCH_WORKER_GO).
+    // A warm run: a first job, unmeasured; then `warm`, and the measured job once the bench has started its counts
+    // again (it creates the file BENCH_WORKER_GO).
     await runBulkJob(app, orders(process.env.BENCH_WORKER_WARM_UP_ORDERS));
-    const go = process.env.BENCH_WORKER_GO!;
-    beforeStart = async () => {
-      console.log("warm");
-      while (!existsSync(go)) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
+    console.log("warm");
+    while (!existsSync(process.env.BENCH_WORKER_GO!)) await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const figures = await runBulkJob(app, orders(process.env.BENCH_WORKER_ORDERS!), beforeStart);
+  const figures = await runBulkJob(app, orders(process.env.BENCH_WORKER_ORDERS!));
   await app.close();
   console.log(`result ${JSON.stringify(figures)}`);
   process.exit(0);
