@@ -8,10 +8,9 @@
  * Runs, in order: the embedded queue on SQLite (one app process) on each plan of BENCH_BULK_PLANS (default
  * "standard,advanced,plus"); then a warm run on the last of those plans: one app process runs a first job of as many
  * other orders, unmeasured, then the cold run's job, measured alike from its preflight on (BENCH_BULK_WARM=0 skips
- * it); then pg-boss on PostgreSQL with two worker
- * processes (scripts/bench-bulk/worker.ts) on BENCH_BULK_PG_PLAN (default standard), in a database created for the
- * run and dropped after it (TEST_POSTGRES_URL's server, default postgresql://postgres@127.0.0.1:5432/test).
- * BENCH_BULK_PG=0 skips it.
+ * it); then pg-boss on PostgreSQL with two worker processes (scripts/bench-bulk/worker.ts) on BENCH_BULK_PG_PLAN
+ * (default standard), in a database created for the run and dropped after it (TEST_POSTGRES_URL's server, default
+ * postgresql://postgres@127.0.0.1:5432/test). BENCH_BULK_PG=0 skips it.
  *
  * Printed per job: wall time; the physical bound max(P·L/C, N·c/restore) with P the labels the sandbox sold (an order
  * shipping from several locations buys one per location), L the sandbox's mean configured latency, C the label-service
@@ -22,8 +21,9 @@
  * the ideal label's (scripts/bench-bulk/ideal.ts, measured first: the least a label can cost on this machine) and
  * against what the target allows; peak RSS and the event loop's delay; the emulators' own CPU time (on a loaded
  * machine, their CPU decides how close a run can get).
- * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_WARM, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS ("300-800"),
- * LABEL_SERVICE_MAX_CONCURRENCY (default 4); BENCH_CPU_PROF, a folder for the app processes' CPU profiles. Nothing here asserts a figure.
+ * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_WARM, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS
+ * ("300-800"), LABEL_SERVICE_MAX_CONCURRENCY (default 4); BENCH_CPU_PROF, a folder for the app processes' CPU
+ * profiles. Nothing here asserts a figure.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -93,6 +93,8 @@ function spawnTs(script: string, env: Record<string, string>, hooks: string[] = 
 function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 90_000): Promise<RegExpExecArray> {
   let output = "";
   return new Promise((resolve, reject) => {
+    // A child that already exited (between two waits) emits no more "exit".
+    if (child.exitCode !== null) return reject(new Error(`${what} had exited (${child.exitCode})`));
     const timer = setTimeout(() => reject(new Error(`${what} gave no ${pattern.source} in ${timeoutMs / 1000} s: ${output}`)), timeoutMs);
     const scan = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
@@ -106,8 +108,6 @@ function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs =
     };
     child.stdout!.on("data", scan);
     child.stderr!.on("data", scan);
-    // A child that already exited (between two waits) emits no more "exit".
-    if (child.exitCode !== null) reject(new Error(`${what} had exited (${child.exitCode})`));
     child.once("exit", (code) => reject(new Error(`${what} exited (${code}): ${output.slice(-2000)}`)));
   });
 }
