@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { DestinationStream } from "pino";
-import { createLogger, errorFields, forJob, REDACTED, withRequestId } from "./logger.server";
+import { createLogger, errorFields, forJob, moduleLogger, REDACTED, withRequestId } from "./logger.server";
 
 function capture(level = "info") {
   const lines: string[] = [];
@@ -83,6 +83,32 @@ describe("the app logger", () => {
     for (const value of Object.values(CANARIES)) expect(text).not.toContain(value);
     expect(text).toContain(REDACTED);
     expect(lines).toHaveLength(6);
+  });
+
+  it("gives one child per module while the root logger is the same, each line carrying its module", () => {
+    const previous = globalThis.__etiquetteLogger;
+    try {
+      const first = capture();
+      globalThis.__etiquetteLogger = first.logger;
+      const jobs = moduleLogger("jobs");
+      expect(moduleLogger("jobs")).toBe(jobs);
+      expect(moduleLogger("shopify")).not.toBe(jobs);
+      jobs.info("one");
+      moduleLogger("shopify").info("two");
+      expect(first.entries().map(({ module, msg }) => ({ module, msg }))).toEqual([
+        { module: "jobs", msg: "one" },
+        { module: "shopify", msg: "two" },
+      ]);
+      // Another root logger (tests swap it): its own children, writing where it writes.
+      const second = capture();
+      globalThis.__etiquetteLogger = second.logger;
+      expect(moduleLogger("jobs")).not.toBe(jobs);
+      moduleLogger("jobs").info("three");
+      expect(second.entries().map(({ module, msg }) => ({ module, msg }))).toEqual([{ module: "jobs", msg: "three" }]);
+      expect(first.lines).toHaveLength(2);
+    } finally {
+      globalThis.__etiquetteLogger = previous;
+    }
   });
 
   it("logs an error as its type and message", () => {
