@@ -159,8 +159,8 @@ const moduleLoggers = new WeakMap<Logger, Map<string, Logger>>();
 
 /**
  * A child logger for one area of the app: `moduleLogger("jobs").info(...)`. The same child for a module while the
- * root logger is the same: the hot paths ask for one on every Admin call and every label-service client, and a new
- * pino child with the app's redaction cost about 45 KB of allocation each (a bulk job's heap profile, decision 0224).
+ * root logger is the same: the hot paths ask for one on every Admin call and every label-service client, and new
+ * pino children with the app's redaction cost a bulk job about 45 KB of allocation per label (decision 0224).
  */
 export function moduleLogger(module: string): Logger {
   const root = rootLogger();
