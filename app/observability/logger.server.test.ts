@@ -95,9 +95,14 @@ describe("the app logger", () => {
       expect(moduleLogger("shopify")).not.toBe(jobs);
       jobs.info("one");
       moduleLogger("shopify").info("two");
-      expect(first.entries().map(({ module, msg }) => ({ module, msg }))).toEqual([
-        { module: "jobs", msg: "one" },
-        { module: "shopify", msg: "two" },
+      // The kept child still takes each request's id at the time it writes.
+      withRequestId("req-1", () => moduleLogger("jobs").info("in one request"));
+      withRequestId("req-2", () => moduleLogger("jobs").info("in another"));
+      expect(first.entries().map(({ module, msg, requestId }) => ({ module, msg, requestId }))).toEqual([
+        { module: "jobs", msg: "one", requestId: undefined },
+        { module: "shopify", msg: "two", requestId: undefined },
+        { module: "jobs", msg: "in one request", requestId: "req-1" },
+        { module: "jobs", msg: "in another", requestId: "req-2" },
       ]);
       // Another root logger (tests swap it): its own children, writing where it writes.
       const second = capture();
@@ -105,7 +110,7 @@ describe("the app logger", () => {
       expect(moduleLogger("jobs")).not.toBe(jobs);
       moduleLogger("jobs").info("three");
       expect(second.entries().map(({ module, msg }) => ({ module, msg }))).toEqual([{ module: "jobs", msg: "three" }]);
-      expect(first.lines).toHaveLength(2);
+      expect(first.lines).toHaveLength(4);
     } finally {
       globalThis.__etiquetteLogger = previous;
     }
