@@ -135,12 +135,6 @@ async function costs(emulatorUrl: string): Promise<Map<string, Points>> {
   return new Map(Object.entries(body.operations));
 }
 
-/** The sandbox's purchases so far and its milliseconds with k purchases in flight (GET /__admin/stats). */
-async function sandboxStats(url: string): Promise<{ purchases: number; inFlightMs: number[] }> {
-  const stats = (await (await fetch(`${url}/__admin/stats`)).json()) as { purchasesInFlightMs: (number | null)[]; purchases: number };
-  return { purchases: stats.purchases, inFlightMs: stats.purchasesInFlightMs.map((ms) => ms ?? 0) };
-}
-
 type Run = {
   label: string;
   n: number;
@@ -203,12 +197,12 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       startServer("emulators/label-sandbox/cli.ts", { LABEL_SANDBOX_PORT: "0", LABEL_SANDBOX_FAULTS: JSON.stringify({ latency: { probability: 1, minMs, maxMs } }) }),
     ]);
     children.push(emulator.child, sandbox.child);
-    // What the emulators counted before the measured job (for a warm run, taken again once the first job is done).
+    // What the emulators counted before the measured job (for a warm run, taken again once the first job is done;
+    // the sandbox's purchases and time in flight start from zero either way).
     const baseline = async () => ({
       points: await costs(emulator.url),
       emulatorCpuMs: processCpuMs(emulator.child.pid),
       sandboxCpuMs: processCpuMs(sandbox.child.pid),
-      stats: await sandboxStats(sandbox.url),
     });
     let before = await baseline();
 
@@ -279,8 +273,8 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
     }
     const emulatorCpuMs = processCpuMs(emulator.child.pid) - before.emulatorCpuMs;
     const sandboxCpuMs = processCpuMs(sandbox.child.pid) - before.sandboxCpuMs;
-    const stats = await sandboxStats(sandbox.url);
-    const inFlightMs = stats.inFlightMs.map((ms, k) => ms - (before.stats.inFlightMs[k] ?? 0));
+    const stats = (await (await fetch(`${sandbox.url}/__admin/stats`)).json()) as { purchasesInFlightMs: (number | null)[]; purchases: number };
+    const inFlightMs = stats.purchasesInFlightMs.map((ms) => ms ?? 0);
     const pointsAfter = await costs(emulator.url);
     const points = new Map<string, Points>();
     for (const [name, after] of pointsAfter) {
@@ -288,7 +282,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       const calls = after.calls - earlier.calls;
       if (calls > 0) points.set(name, { calls, requested: after.requested - earlier.requested, actual: after.actual - earlier.actual, throttled: after.throttled - earlier.throttled });
     }
-    return { label, n, plan, figures, peakRssMb, points, emulatorCpuMs, sandboxCpuMs, inFlightMs, purchases: stats.purchases - before.stats.purchases };
+    return { label, n, plan, figures, peakRssMb, points, emulatorCpuMs, sandboxCpuMs, inFlightMs, purchases: stats.purchases };
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
     await dropDatabase().catch((error: unknown) => console.error("could not drop the bench database:", error));

@@ -131,6 +131,11 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
     purchasesInFlight += delta;
   };
   let stats = freshStats();
+  /** Zeroes the counters; the in-flight tally restarts now if a purchase is in flight, else at the next one. */
+  const restartStats = () => {
+    stats = freshStats();
+    inFlightSince = purchasesInFlight > 0 ? performance.now() : undefined;
+  };
 
   if (options.dataFile && existsSync(options.dataFile)) {
     const persisted = persistedSchema.parse(JSON.parse(readFileSync(options.dataFile, "utf8")));
@@ -255,9 +260,8 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
         return send(response, 200, stats);
       }
       if (pathname === "/__admin/stats" && method === "DELETE") {
-        // The counters alone start again (labels, faults and tokens stay); the in-flight tally from the next purchase.
-        stats = freshStats();
-        inFlightSince = purchasesInFlight > 0 ? performance.now() : undefined;
+        // The counters alone start again (labels, faults and tokens stay).
+        restartStats();
         return send(response, 200, stats);
       }
       if (pathname === "/__admin/reset" && method === "POST") {
@@ -265,8 +269,7 @@ export async function startLabelSandbox(options: SandboxOptions = {}): Promise<L
         sequence = 0;
         faults = defaultFaults();
         tokenGeneration += 1;
-        stats = freshStats();
-        inFlightSince = purchasesInFlight > 0 ? performance.now() : undefined;
+        restartStats();
         persist();
         return send(response, 200, { reset: true });
       }
