@@ -6,6 +6,8 @@
  *    Ideal: the same rows written with raw libSQL statements (the same driver as the app) (what the database must do anyway).
  *  - mapper (when app/shipping is present): order -> label request for N orders. Ideal: a JSON round trip of the
  *    same orders (reading the input and writing an output of similar size).
+ *  - item clients (scripts/bench-context.ts): a bulk item's offline Admin client and label-service client built as
+ *    every item built them before decision 0225. Ideal: the clients an app process keeps for 30 s.
  *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
  *    emulators; points requested and spent over every Admin call (scripts/bench-shopify.ts).
  *
@@ -34,6 +36,7 @@ import type { LabelRequest } from "../app/label-service/contract";
 import { purchaseLabel, type LabelServicePort } from "../app/labels/purchase.server";
 import { migrateSqliteFile } from "../test/helpers/test-db";
 import { benchBulk } from "./bench-bulk";
+import { benchItemContext } from "./bench-context";
 import { benchLabelPoints, printLabelPoints } from "./bench-shopify";
 import { extensionSizes, formatSizes } from "./extension-sizes";
 
@@ -126,7 +129,7 @@ try {
 }
 
 async function benchSpeed() {
-  const results: Result[] = [await benchPurchase(dir)];
+  const results: Result[] = [await benchPurchase(dir), await benchItemContext(dir, N)];
   try {
     // Optional until the mapper exists: a variable path keeps the type checker from requiring the module.
     const mapperModule = "./bench-mapper";

@@ -9,6 +9,7 @@ import { getEnvironment } from "../settings/environment.server";
 import { loadShippingSettings } from "../settings/shipping-settings.server";
 import type { ShippingSettings } from "../shipping/settings";
 import { withShopifyBudget, type AdminGraphqlClient } from "../shopify/admin-client";
+import { createTtlCache } from "../ttl-cache";
 import type { LabelEnvironment } from "./environments";
 import { labelServiceClientFor } from "./gateway.server";
 import type { LabelContext } from "./label-order.server";
@@ -20,6 +21,8 @@ export interface ContextOptions {
   /** Replaces the label-service client (tests, the chaos campaign). */
   service?: LabelContext["service"];
   database?: PrismaClient;
+  /** Where background work keeps the shop's clients between items (see createShopClientCache). */
+  clients?: ShopClientCache;
 }
 
 /** From an authenticated request's admin client (already paced by the shop's budget, see requireAdmin). */
@@ -36,13 +39,51 @@ export async function labelContextFromAdmin(shop: string, admin: AdminGraphqlCli
     admin,
     environment,
     settings,
-    service: options.service ?? (() => (client ??= labelServiceClientFor(shop, environment))),
+    service: options.service ?? (() => (client ??= options.clients ? options.clients.service(shop, environment) : labelServiceClientFor(shop, environment))),
   };
 }
 
 /** From the shop's offline session: background work (a job's item, the reconciler), which may wait longer for Shopify. */
 export async function labelContextForShop(shop: string, options: ContextOptions & { maxWaitMs?: number } = {}): Promise<LabelContext> {
-  return labelContextFromAdmin(shop, await offlineAdminFor(shop, options.maxWaitMs), options);
+  const admin = options.clients ? await options.clients.admin(shop, options.maxWaitMs) : await offlineAdminFor(shop, options.maxWaitMs);
+  return labelContextFromAdmin(shop, admin, options);
+}
+
+/** How long background work keeps a shop's offline Admin client and label-service client (decision 0225). */
+export const SHOP_CLIENTS_KEPT_MS = 30_000;
+
+/**
+ * A shop's clients kept for SHOP_CLIENTS_KEPT_MS by one app process, for background work that labels many orders of
+ * the same shop (a bulk job's items). Building them per item read the offline session and the label-service account
+ * through Prisma's query engine and decrypted the password each time. Kept this long, the clients stay right:
+ * - the offline session the Admin client was built with has at least 5 minutes left (the Shopify library refreshes
+ *   a token that expires sooner before it hands the session over);
+ * - a label-service login saved meanwhile is used by the items that start after the kept client expires, as the
+ *   account's semaphore key already is (run-item.server.ts).
+ * A failed load is not kept: the next item loads again.
+ */
+export interface ShopClientCache {
+  admin(shop: string, maxWaitMs?: number): Promise<AdminGraphqlClient>;
+  service(shop: string, environment: LabelEnvironment): ReturnType<LabelContext["service"]>;
+}
+
+export function createShopClientCache(
+  options: {
+    ttlMs?: number;
+    now?: () => number;
+    loadAdmin?: (shop: string, maxWaitMs?: number) => Promise<AdminGraphqlClient>;
+    loadService?: (shop: string, environment: LabelEnvironment) => ReturnType<LabelContext["service"]>;
+  } = {},
+): ShopClientCache {
+  const kept = { ttlMs: options.ttlMs ?? SHOP_CLIENTS_KEPT_MS, maxEntries: 256, now: options.now };
+  const admins = createTtlCache<AdminGraphqlClient>(kept);
+  const services = createTtlCache<Awaited<ReturnType<LabelContext["service"]>>>(kept);
+  const loadAdmin = options.loadAdmin ?? offlineAdminFor;
+  const loadService = options.loadService ?? labelServiceClientFor;
+  return {
+    admin: (shop, maxWaitMs) => admins.get(`${shop}|${maxWaitMs ?? ""}`, () => loadAdmin(shop, maxWaitMs)),
+    service: (shop, environment) => services.get(`${shop}|${environment}`, () => loadService(shop, environment)),
+  };
 }
 
 /**
