@@ -2,12 +2,13 @@
  * labelOrder, the one labelling unit: each typed outcome, with the app's real Admin client against the Shopify
  * emulator, the real label-service client against the label sandbox (or a double scripting its answers), on SQLite.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { fulfilTestLabelsOn } from "../../test/helpers/dev-store";
 import { DEMO_SHOP, DEMO_TOKEN, startTestEmulator, type TestEmulator } from "../../emulators/shopify-admin/test-helpers";
 import { DEMO_ACCOUNT, startLabelSandbox, type LabelSandbox } from "../../emulators/label-sandbox/server";
 import { DEMO_SHIPPING_SETTINGS } from "../demo/seed-demo-shop.server";
 import { createLabelServiceClient, type LabelServiceClient } from "../label-service";
+import { labelRequestSchema } from "../label-service/contract";
 import { getEnvironment } from "../settings/environment.server";
 import { saveShippingSettings } from "../settings/shipping-settings.server";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
@@ -139,6 +140,35 @@ describe("labelOrder", () => {
       expect(sent[0]!.description).toMatch(/^10x Black tea/);
     } finally {
       await db.customsDescription.deleteMany();
+    }
+  });
+
+  it("checks an unedited request against the contract once (the mapper's check), an edited one again", async () => {
+    const sent: { description?: string }[] = [];
+    // A double that answers like the service without its client's own check, so only labelOrder's checks count.
+    const recording: LabelContext["service"] = async () => ({
+      generateLabel: (request) => {
+        sent.push(request);
+        return Promise.resolve({ status: "created", label: { id: `label-${sent.length}`, reference: `JJD0000000${sent.length}`, labelUrl: "https://labels.test/1.pdf", trackingUrl: null } } as unknown as GenerateOutcome);
+      },
+      lookUpLabelByReference: (reference, params) => client.lookUpLabelByReference(reference, params),
+      carrierServices: (country) => client.carrierServices(country),
+    });
+    const checks = vi.spyOn(labelRequestSchema, "safeParse");
+    try {
+      expect((await labelOrder(await context({ service: recording }), { orderId: SWISS_ORDER })).kind).toBe("labelled");
+      expect(checks).toHaveBeenCalledTimes(1);
+      checks.mockClear();
+      // Another first label of the same order: the rows and Shopify's fulfillment of the first are gone.
+      await db.purchaseAttempt.deleteMany();
+      await db.label.deleteMany();
+      await emulator.inspect("/__admin/reset", "POST");
+      const edited = await labelOrder(await context({ service: recording }), { orderId: SWISS_ORDER, edits: { description: "Loose-leaf tea" } });
+      expect(edited.kind).toBe("labelled");
+      expect(checks).toHaveBeenCalledTimes(2);
+      expect(sent.map((request) => request.description)).toEqual([expect.stringMatching(/^10x /), "Loose-leaf tea"]);
+    } finally {
+      checks.mockRestore();
     }
   });
 

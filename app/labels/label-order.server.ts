@@ -254,8 +254,11 @@ async function prepare(context: LabelContext, input: LabelOrderInput): Promise<P
   // The order's own problem wins at its place (it says where to fix it); a typed value that resolved it is checked.
   const before = firstPerPath([...blocking, ...editProblems]);
   if (!mapped.preview || before.length > 0) return { kind: "outcome", outcome: { kind: "blocked", problems: before }, locations };
-  const request = applyOverrides(mapped.preview, overrides);
-  const contract = contractProblems(request, order.name);
+  // Nothing typed (a bulk item, a label created as mapped): the mapper already checked this request against the
+  // contract (mapped.request), so it is not parsed again here; the client checks it once more before sending it.
+  const asMapped = Object.keys(overrides).length === 0 ? mapped.request : undefined;
+  const request = asMapped ?? applyOverrides(mapped.preview, overrides);
+  const contract = asMapped ? [] : contractProblems(request, order.name);
   if (contract.length > 0) return { kind: "outcome", outcome: { kind: "blocked", problems: contract }, locations };
   return {
     kind: "ready",

@@ -49,6 +49,8 @@ export function weightRangeFor(carrier: string): { min: number; max: number } {
 }
 
 const AMOUNT = /^([0-9]{1,9})(?:[.,]([0-9]{1,2}))?$/;
+/** Built once: a zod schema costs more to build than to run. */
+const EMAIL = z.email();
 
 /** "12.5", "12,50", "12" -> "12,50" (the service's form); undefined when it is not an amount. */
 export function toCommaAmount(raw: string): string | undefined {
@@ -199,7 +201,7 @@ export function checkOrderEdits(preview: LabelRequest, edits: EditsToCheck, orde
       found.tooLong(path, field, value.length, TEXT_LIMITS[path]);
       continue;
     }
-    if (path === "recipient.email" && !z.email().safeParse(value).success) {
+    if (path === "recipient.email" && !EMAIL.safeParse(value).success) {
       found.invalid("edit_email_invalid", path, field, value);
     }
     if (path === "recipient.zip" && !/^[A-Za-z0-9][A-Za-z0-9 -]*$/.test(value)) {

@@ -84,6 +84,9 @@ export interface MapInput {
 }
 
 /** Country codes whose postcodes are written in capitals (letters in them). */
+/** Built once: a zod schema costs more to build than to run. */
+const EMAIL = z.email();
+
 const UPPERCASE_ZIP = new Set(["GB", "CA", "NL", "IE", "JE", "GG", "IM", "MT", "AR", "BN", "KZ", "PE", "SZ", "SO"]);
 
 function normaliseZip(zip: string, country: string): string {
@@ -181,7 +184,7 @@ export function buildShipmentDraft(input: MapInput): { draft?: ShipmentDraft; pr
   if (!email) {
     found.add("email_missing", "recipient.email");
   }
-  if (email && !z.email().safeParse(email).success) {
+  if (email && !EMAIL.safeParse(email).success) {
     found.add("email_invalid", "recipient.email", { value: email });
   }
   const rawPhone = address?.phone?.trim() || order.phone?.trim() || "";
