@@ -8,6 +8,8 @@
  *    same orders (reading the input and writing an output of similar size).
  *  - item clients (scripts/bench-context.ts): a bulk item's offline Admin client and label-service client built as
  *    every item built them before decision 0225. Ideal: the clients an app process keeps for 30 s.
+ *  - log line (scripts/bench-log.ts): one info line through the app's logger, redaction included. Ideal: the same
+ *    line from pino without redaction.
  *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
  *    emulators; points requested and spent over every Admin call (scripts/bench-shopify.ts).
  *
@@ -37,6 +39,7 @@ import { purchaseLabel, type LabelServicePort } from "../app/labels/purchase.ser
 import { migrateSqliteFile } from "../test/helpers/test-db";
 import { benchBulk } from "./bench-bulk";
 import { benchItemContext } from "./bench-context";
+import { benchLogLine } from "./bench-log";
 import { benchLabelPoints, printLabelPoints } from "./bench-shopify";
 import { extensionSizes, formatSizes } from "./extension-sizes";
 
@@ -129,7 +132,7 @@ try {
 }
 
 async function benchSpeed() {
-  const results: Result[] = [await benchPurchase(dir), await benchItemContext(dir, N)];
+  const results: Result[] = [await benchPurchase(dir), await benchItemContext(dir, N), benchLogLine(N * 40)];
   try {
     // Optional until the mapper exists: a variable path keeps the type checker from requiring the module.
     const mapperModule = "./bench-mapper";

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { DestinationStream } from "pino";
-import { createLogger, errorFields, forJob, moduleLogger, REDACTED, withRequestId } from "./logger.server";
+import { createLogger, errorFields, forJob, moduleLogger, REDACTED, redactFields, withRequestId } from "./logger.server";
 
 function capture(level = "info") {
   const lines: string[] = [];
@@ -83,6 +83,34 @@ describe("the app logger", () => {
     for (const value of Object.values(CANARIES)) expect(text).not.toContain(value);
     expect(text).toContain(REDACTED);
     expect(lines).toHaveLength(6);
+  });
+
+  it("redacts two objects deep, in arrays, and in the bindings of a child's child, leaving the caller's objects as they were", () => {
+    const { logger, entries } = capture();
+    const fields = { labels: [{ recipient: { city: CANARIES.city } }], order: { lines: { phone: CANARIES.phone } }, count: 2 };
+    const before = structuredClone(fields);
+    logger.info(fields, "nested");
+    logger.child({ module: "bulk" }).child({ job: { token: CANARIES.token } }).info("grandchild");
+    expect(fields).toEqual(before);
+    const [nested, grandchild] = entries();
+    expect(nested).toMatchObject({ labels: [{ recipient: REDACTED }], order: { lines: { phone: REDACTED } }, count: 2 });
+    expect(grandchild).toMatchObject({ module: "bulk", job: { token: REDACTED }, msg: "grandchild" });
+  });
+
+  it("returns a line without a redacted key as it came, and keeps an error's type, message and stack when it redacts in it", () => {
+    const plain = { operation: "FulfillmentCreate", shop: "a.myshopify.com", durationMs: 12, nested: { outcome: "ok" } };
+    expect(redactFields(plain)).toBe(plain);
+    const bytes = Buffer.from("password");
+    expect(redactFields({ bytes }).bytes).toBe(bytes);
+    const error = Object.assign(new TypeError("refused"), { request: { password: CANARIES.password } });
+    const { err } = redactFields({ err: error });
+    expect(err).not.toBe(error);
+    expect(err).toBeInstanceOf(TypeError);
+    expect({ message: err.message, stack: err.stack, request: err.request }).toEqual({ message: "refused", stack: error.stack, request: { password: REDACTED } });
+    expect(error.request.password).toBe(CANARIES.password);
+    const { logger, entries } = capture();
+    logger.error({ err: error }, "call failed");
+    expect(entries()[0]).toMatchObject({ err: { type: "TypeError", message: "refused", request: { password: REDACTED } } });
   });
 
   it("gives one child per module while the root logger is the same, each line carrying its module", () => {
