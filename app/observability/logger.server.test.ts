@@ -100,6 +100,9 @@ describe("the app logger", () => {
   it("returns a line without a redacted key as it came, and keeps an error's type, message and stack when it redacts in it", () => {
     const plain = { operation: "FulfillmentCreate", shop: "a.myshopify.com", durationMs: 12, nested: { outcome: "ok" } };
     expect(redactFields(plain)).toBe(plain);
+    const frozen = Object.freeze({ config: Object.freeze({ apiKey: "canary-key", timeoutMs: 5 }) });
+    expect(redactFields(frozen)).toEqual({ config: { apiKey: REDACTED, timeoutMs: 5 } });
+    expect(frozen.config.apiKey).toBe("canary-key");
     const bytes = Buffer.from("password");
     expect(redactFields({ bytes }).bytes).toBe(bytes);
     const error = Object.assign(new TypeError("refused"), { request: { password: CANARIES.password } });

@@ -88,19 +88,23 @@ const REDACT_DEPTH = 2;
 export function redactFields<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
   const source = value as Record<string, unknown>;
-  let copy: Record<string, unknown> | undefined;
+  let changes: Map<string, unknown> | undefined;
   for (const key of Object.keys(source)) {
     const inner = source[key];
     const next = REDACTED_KEYS.has(key) ? REDACTED : depth < REDACT_DEPTH ? redactFields(inner, depth + 1) : inner;
-    if (next === inner) continue;
-    copy ??= Array.isArray(source)
-      ? ([...(source as unknown as unknown[])] as unknown as Record<string, unknown>)
-      : (Object.create(Object.getPrototypeOf(source) as object | null, Object.getOwnPropertyDescriptors(source)) as Record<string, unknown>);
-    copy[key] = next;
+    if (next !== inner) (changes ??= new Map()).set(key, next);
   }
-  return (copy ?? value) as T;
+  if (!changes) return value;
+  if (Array.isArray(source)) {
+    const copy = [...(source as unknown[])];
+    for (const [key, next] of changes) copy[Number(key)] = next;
+    return copy as T;
+  }
+  // A plain data property in place of each changed one, so a getter or a frozen original does not refuse the value.
+  const descriptors = Object.getOwnPropertyDescriptors(source);
+  for (const [key, next] of changes) descriptors[key] = { value: next, enumerable: true, writable: true, configurable: true };
+  return Object.create(Object.getPrototypeOf(source) as object | null, descriptors) as T;
 }
-
 
 type RequestContext = { requestId: string };
 const requestContext = new AsyncLocalStorage<RequestContext>();
