@@ -22,7 +22,8 @@
  * against what the target allows; peak RSS and the event loop's delay; the emulators' own CPU time (on a loaded
  * machine, their CPU decides how close a run can get).
  * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_WARM, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS
- * ("300-800"), LABEL_SERVICE_MAX_CONCURRENCY (default 4); BENCH_CPU_PROF, a folder for the app processes' CPU
+ * ("300-800"), LABEL_SERVICE_MAX_CONCURRENCY (default 4), BENCH_BULK_LOG_LEVEL (the app processes' LOG_LEVEL, default
+ * info as in production); BENCH_CPU_PROF, a folder for the app processes' CPU
  * profiles. Nothing here asserts a figure.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -86,7 +87,10 @@ function spawnTs(script: string, env: Record<string, string>, hooks: string[] = 
   const imports = ["tsx", ...hooks].flatMap((hook) => ["--import", hook.startsWith("/") ? pathToFileURL(hook).href : hook]);
   // BENCH_CPU_PROF=<folder>: the app's processes write V8 CPU profiles there (open them in Chrome's DevTools).
   const profile = script.includes("worker") && process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  return spawn(process.execPath, [...profile, ...imports, path.join(root, script)], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // The app's processes log at the production default (info, about 3 lines per label; BENCH_BULK_LOG_LEVEL sets
+  // another) into the pipe read here, which never prints them.
+  const logLevel = script.includes("worker") ? { LOG_LEVEL: process.env.BENCH_BULK_LOG_LEVEL ?? "info" } : {};
+  return spawn(process.execPath, [...profile, ...imports, path.join(root, script)], { cwd: root, env: { ...process.env, ...logLevel, ...env }, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 /** Resolves with the first match of `pattern` in the child's output. */
@@ -365,7 +369,7 @@ function report(run: Run, { settings, monitorMsPerS, ideal }: { settings: Settin
 }
 
 export async function benchBulk(): Promise<void> {
-  // The app's info lines (7 or so per label) would bury the figures; LOG_LEVEL=info measures with them.
+  // The emulators log at warn. The app's processes log as in production (spawnTs).
   process.env.LOG_LEVEL ??= "warn";
   const n = Number(process.env.BENCH_BULK_N ?? 500);
   const plans = (process.env.BENCH_BULK_PLANS ?? process.env.BENCH_BULK_PLAN ?? "standard,advanced,plus").split(",").map((plan) => plan.trim()).filter(Boolean);
