@@ -112,7 +112,8 @@ function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs =
     };
     child.stdout!.on("data", scan);
     child.stderr!.on("data", scan);
-    child.once("exit", (code) => reject(new Error(`${what} exited (${code}): ${output.slice(-2000)}`)));
+    // "close" comes after the child's last output was read ("exit" may come before it).
+    child.once("close", (code) => reject(new Error(`${what} exited (${code}): ${output.slice(-2000)}`)));
   });
 }
 
@@ -233,7 +234,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
         before = await baseline();
         writeFileSync(warmUp.BENCH_WORKER_GO!, "");
       }
-      figures = JSON.parse((await waitFor(child, /^result (.*)$/m, "app process", JOB_TIMEOUT_MS))[1]!) as JobFigures;
+      figures = JSON.parse((await waitFor(child, /^result (.*)\n/m, "app process", JOB_TIMEOUT_MS))[1]!) as JobFigures;
       // It exits by itself once it printed; a profiled one needs the time to write its profile.
       if (process.env.BENCH_CPU_PROF && child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
       peakRssMb.push(figures.peakRss / 1024 / 1024);
@@ -250,11 +251,11 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
         const child = spawnTs("scripts/bench-bulk/worker.ts", env("worker"), [POSTGRES_ALIAS_HOOK]);
         children.push(child);
         await waitFor(child, /^ready$/m, `worker ${i + 1}`);
-        workers.push(waitFor(child, /^result (.*)$/m, `worker ${i + 1}`, JOB_TIMEOUT_MS));
+        workers.push(waitFor(child, /^result (.*)\n/m, `worker ${i + 1}`, JOB_TIMEOUT_MS));
       }
       const creator = spawnTs("scripts/bench-bulk/worker.ts", env("creator"), [POSTGRES_ALIAS_HOOK]);
       children.push(creator);
-      figures = JSON.parse((await waitFor(creator, /^result (.*)$/m, "job creator", JOB_TIMEOUT_MS))[1]!) as JobFigures;
+      figures = JSON.parse((await waitFor(creator, /^result (.*)\n/m, "job creator", JOB_TIMEOUT_MS))[1]!) as JobFigures;
       peakRssMb.push(figures.peakRss / 1024 / 1024);
       for (const child of children.slice(2, 4)) child.kill("SIGTERM");
       for (const pending of workers) {

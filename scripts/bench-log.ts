@@ -1,7 +1,8 @@
 /**
  * One info line of the app's logger for `npm run bench` (decision 0227): a line as the Shopify Admin client writes one
  * per call, through `createLogger` (its redaction included) to /dev/null, synchronously as in production. Ideal: the
- * same line from a pino logger with the same options and no redaction.
+ * same line from a pino logger with the same base, time and level format, without the app's redaction and its
+ * request-id mixin.
  */
 import { performance } from "node:perf_hooks";
 import pino, { type Logger } from "pino";

@@ -7,9 +7,9 @@
  *  - mapper (when app/shipping is present): order -> label request for N orders. Ideal: a JSON round trip of the
  *    same orders (reading the input and writing an output of similar size).
  *  - item clients (scripts/bench-context.ts): a bulk item's offline Admin client and label-service client built as
- *    every item built them before decision 0225. Ideal: the clients an app process keeps for 30 s.
+ *    every item built them before decision 0225. Ideal: the clients an app process keeps (checked per item).
  *  - log line (scripts/bench-log.ts): one info line through the app's logger, redaction included. Ideal: the same
- *    line from pino without redaction.
+ *    line from pino without the app's redaction and request-id mixin.
  *  - Shopify points per label: the demo's orders labelled from their page through the real code path against the
  *    emulators; points requested and spent over every Admin call (scripts/bench-shopify.ts).
  *

@@ -113,7 +113,36 @@ describe("the app logger", () => {
     expect(error.request.password).toBe(CANARIES.password);
     const { logger, entries } = capture();
     logger.error({ err: error }, "call failed");
-    expect(entries()[0]).toMatchObject({ err: { type: "TypeError", message: "refused", request: { password: REDACTED } } });
+    const [line] = entries();
+    expect(line).toMatchObject({ err: { type: "TypeError", message: "refused", request: { password: REDACTED } } });
+    expect(String((line!.err as { stack: string }).stack)).toContain("TypeError: refused");
+  });
+
+  it("redacts what a child's own log formatter and later bindings carry, and never throws for an odd object", () => {
+    const { logger, entries } = capture();
+    const child = logger.child({ module: "odd" }, { formatters: { log: (fields) => ({ ...fields, formatted: true }) } });
+    child.info({ account: { password: CANARIES.password } }, "own formatter");
+    child.setBindings({ session: { accessToken: CANARIES.accessToken } });
+    child.info("later bindings");
+    class Kept {
+      #hidden = "x";
+      email = CANARIES.email;
+      toJSON() {
+        return { hidden: this.#hidden };
+      }
+    }
+    const throwing = Object.defineProperty({ phone: CANARIES.phone }, "broken", {
+      enumerable: true,
+      get() {
+        throw new Error("no");
+      },
+    });
+    expect(() => logger.info({ kept: new Kept(), throwing }, "odd objects")).not.toThrow();
+    const [formatted, later, odd] = entries();
+    expect(formatted).toMatchObject({ formatted: true, account: { password: REDACTED } });
+    expect(later).toMatchObject({ session: { accessToken: REDACTED } });
+    expect(odd).toMatchObject({ kept: { email: REDACTED }, throwing: { phone: REDACTED, broken: "[unreadable]" } });
+    expect(JSON.stringify(entries())).not.toMatch(/canary|Canari|camille/);
   });
 
   it("gives one child per module while the root logger is the same, each line carrying its module", () => {

@@ -79,19 +79,37 @@ export const REDACTED = "[redacted]";
 const REDACTED_KEYS: ReadonlySet<string> = new Set(KEYS);
 const REDACT_DEPTH = 2;
 
+/** A property's value, or a mark when reading it throws (a getter): a log line must never make its caller fail. */
+function readSafely(source: Record<string, unknown>, key: string): unknown {
+  try {
+    return source[key];
+  } catch {
+    return "[unreadable]";
+  }
+}
+
+/** Error properties pino's error serializer reads that are own but not enumerable (`stack` is a getter on Node 24). */
+const ERROR_OWN_KEYS = ["message", "stack", "cause"] as const;
+
 /**
  * A line's fields (or a child's bindings) with the value of every key of REDACTED_KEYS, at depth 0 to 2, replaced by
- * REDACTED (decision 0227). The caller's objects are never changed: an object is copied, with its prototype and its
- * own properties (an Error keeps its type, message and stack), only when something inside it is redacted, and a line
- * without such a key is returned as it came. Byte arrays are not walked.
+ * REDACTED (decision 0227). The caller's objects are never changed, and a line without such a key is returned as it
+ * came. An object with something redacted inside is copied as plain values: an Error keeps its prototype (its type)
+ * and its message, stack and cause; any other object becomes a plain object of its own enumerable properties. Byte
+ * arrays are not walked.
  */
 export function redactFields<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
   const source = value as Record<string, unknown>;
   let changes: Map<string, unknown> | undefined;
   for (const key of Object.keys(source)) {
-    const inner = source[key];
-    const next = REDACTED_KEYS.has(key) ? REDACTED : depth < REDACT_DEPTH ? redactFields(inner, depth + 1) : inner;
+    if (REDACTED_KEYS.has(key)) {
+      (changes ??= new Map()).set(key, REDACTED);
+      continue;
+    }
+    if (depth >= REDACT_DEPTH) continue;
+    const inner = readSafely(source, key);
+    const next = redactFields(inner, depth + 1);
     if (next !== inner) (changes ??= new Map()).set(key, next);
   }
   if (!changes) return value;
@@ -100,10 +118,13 @@ export function redactFields<T>(value: T, depth = 0): T {
     for (const [key, next] of changes) copy[Number(key)] = next;
     return copy as T;
   }
-  // A plain data property in place of each changed one, so a getter or a frozen original does not refuse the value.
-  const descriptors = Object.getOwnPropertyDescriptors(source);
-  for (const [key, next] of changes) descriptors[key] = { value: next, enumerable: true, writable: true, configurable: true };
-  return Object.create(Object.getPrototypeOf(source) as object | null, descriptors) as T;
+  const isError = source instanceof Error;
+  const prototype = Object.getPrototypeOf(source) as object | null;
+  const copy = Object.create(isError ? prototype : prototype === null ? null : Object.prototype) as Record<string, unknown>;
+  const define = (key: string, enumerable: boolean, fieldValue: unknown) => Object.defineProperty(copy, key, { value: fieldValue, enumerable, writable: true, configurable: true });
+  if (isError) for (const key of ERROR_OWN_KEYS) if (Object.hasOwn(source, key)) define(key, false, readSafely(source, key));
+  for (const key of Object.keys(source)) define(key, true, changes.has(key) ? changes.get(key) : readSafely(source, key));
+  return copy as T;
 }
 
 type RequestContext = { requestId: string };
@@ -148,10 +169,17 @@ export function createLogger(settings: LoggerSettings = settingsFromEnv()): Logg
         pino(options, pino.destination({ dest: 1, sync: true }));
   // pino formats only the root's bindings; a child's are written into its lines as they are given. So every child
   // (made from this logger or from one of its children, which inherit this method) gets its bindings redacted first.
+  // A child given a log formatter of its own gets it after the redaction; bindings set later are redacted too.
   const makeChild = logger.child;
   logger.child = function redactedChild(this: Logger, bindings, childOptions) {
-    return makeChild.call(this, redactFields(bindings), childOptions);
+    const own = childOptions?.formatters?.log;
+    const options = own ? { ...childOptions, formatters: { ...childOptions.formatters, log: (fields: object) => own(redactFields(fields)) } } : childOptions;
+    return makeChild.call(this, redactFields(bindings), options);
   } as Logger["child"];
+  const setBindings = logger.setBindings;
+  logger.setBindings = function redactedSetBindings(this: Logger, bindings) {
+    setBindings.call(this, redactFields(bindings));
+  } as Logger["setBindings"];
   if (!level.success) logger.warn({ LOG_LEVEL: settings.level }, "LOG_LEVEL is not a pino level; using info");
   return logger;
 }

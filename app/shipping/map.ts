@@ -83,10 +83,10 @@ export interface MapInput {
   customsDescriptions?: ReadonlyMap<string, string>;
 }
 
-/** Country codes whose postcodes are written in capitals (letters in them). */
 /** Built once: a zod schema costs more to build than to run. */
 const EMAIL = z.email();
 
+/** Country codes whose postcodes are written in capitals (letters in them). */
 const UPPERCASE_ZIP = new Set(["GB", "CA", "NL", "IE", "JE", "GG", "IM", "MT", "AR", "BN", "KZ", "PE", "SZ", "SO"]);
 
 function normaliseZip(zip: string, country: string): string {
