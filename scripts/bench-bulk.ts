@@ -90,30 +90,43 @@ function spawnTs(script: string, env: Record<string, string>, hooks: string[] = 
   // The app's processes log at the production default (info, about 3 lines per label; BENCH_BULK_LOG_LEVEL sets
   // another) into the pipe read here, which never prints them.
   const logLevel = script.includes("worker") ? { LOG_LEVEL: process.env.BENCH_BULK_LOG_LEVEL ?? "info" } : {};
-  return spawn(process.execPath, [...profile, ...imports, path.join(root, script)], { cwd: root, env: { ...process.env, ...logLevel, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...profile, ...imports, path.join(root, script)], { cwd: root, env: { ...process.env, ...logLevel, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  child.once("close", () => closedChildren.add(child));
+  return child;
 }
+
+/** Children whose output has ended (spawnTs marks them): a wait on one cannot be answered any more. */
+const closedChildren = new WeakSet<ChildProcess>();
 
 /** Resolves with the first match of `pattern` in the child's output. */
 function waitFor(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 90_000): Promise<RegExpExecArray> {
   let output = "";
   return new Promise((resolve, reject) => {
-    // A child that already exited (between two waits) emits no more "exit".
-    if (child.exitCode !== null) return reject(new Error(`${what} had exited (${child.exitCode})`));
-    const timer = setTimeout(() => reject(new Error(`${what} gave no ${pattern.source} in ${timeoutMs / 1000} s: ${output}`)), timeoutMs);
+    if (closedChildren.has(child)) return reject(new Error(`${what} had exited (${child.exitCode ?? child.signalCode})`));
+    let graceTimer: NodeJS.Timeout | undefined;
+    const stop = (error: Error | null, match?: RegExpExecArray) => {
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      child.stdout!.off("data", scan);
+      child.stderr!.off("data", scan);
+      child.off("exit", exited);
+      child.off("close", closed);
+      if (error) reject(error);
+      else resolve(match!);
+    };
+    const timer = setTimeout(() => stop(new Error(`${what} gave no ${pattern.source} in ${timeoutMs / 1000} s: ${output}`)), timeoutMs);
     const scan = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-20_000);
       const match = pattern.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout!.off("data", scan);
-        child.stderr!.off("data", scan);
-        resolve(match);
-      }
+      if (match) stop(null, match);
     };
+    const closed = () => stop(new Error(`${what} exited (${child.exitCode ?? child.signalCode}): ${output.slice(-2000)}`));
+    // Its last output is read by "close"; a process it started may hold the pipes open longer, so 2 s after "exit" at most.
+    const exited = () => (graceTimer = setTimeout(closed, 2000));
     child.stdout!.on("data", scan);
     child.stderr!.on("data", scan);
-    // "close" comes after the child's last output was read ("exit" may come before it).
-    child.once("close", (code) => reject(new Error(`${what} exited (${code}): ${output.slice(-2000)}`)));
+    child.once("exit", exited);
+    child.once("close", closed);
   });
 }
 

@@ -78,6 +78,15 @@ describe("createShopClientCache", () => {
     expect(loads.service).toHaveLength(2);
   });
 
+  it("shares a load that is not kept while it is under way (one token refresh for items starting together)", async () => {
+    const { cache, loads, stamps } = countingCache();
+    stamps.set("a.myshopify.com", null);
+    const together = await Promise.all([cache.admin("a.myshopify.com"), cache.admin("a.myshopify.com"), cache.admin("a.myshopify.com")]);
+    expect(together.map(idOf)).toEqual([1, 1, 1]);
+    expect(idOf(await cache.admin("a.myshopify.com"))).toBe(2);
+    expect(loads.admin).toHaveLength(2);
+  });
+
   it("does not keep a failed load: the next item loads again", async () => {
     const { cache, loads } = countingCache({ failFirstAdmin: true });
     await expect(cache.admin("a.myshopify.com")).rejects.toThrow(/no offline session/);
@@ -118,8 +127,10 @@ describe("databaseClientStamps", () => {
     const second = await stamps.admin("a.myshopify.com");
     expect(second).not.toBeNull();
     expect(second).not.toBe(first);
-    // Within 5 minutes (the library's refresh) and the kept time of its expiry: not kept.
-    clock += 60 * 60_000 - (5 * 60_000 + SHOP_CLIENTS_KEPT_MS) + 1;
+    // Within 5 minutes of its expiry (the library refreshes it at the next load): not kept.
+    clock += 60 * 60_000 - 5 * 60_000 - 1;
+    expect(await stamps.admin("a.myshopify.com")).toBe(second);
+    clock += 2;
     expect(await stamps.admin("a.myshopify.com")).toBeNull();
     await db.session.delete({ where: { id: "offline_a.myshopify.com" } });
     expect(await stamps.admin("a.myshopify.com")).toBeNull();

@@ -81,9 +81,8 @@ export interface ClientStamps {
   service(shop: string, environment: LabelEnvironment): Promise<string | null>;
 }
 
-export function databaseClientStamps(database: PrismaClient = db, options: { keptMs?: number; now?: () => number } = {}): ClientStamps {
+export function databaseClientStamps(database: PrismaClient = db, options: { now?: () => number } = {}): ClientStamps {
   const direct = statements(database);
-  const keptMs = options.keptMs ?? SHOP_CLIENTS_KEPT_MS;
   const now = options.now ?? Date.now;
   return {
     async admin(shop) {
@@ -91,7 +90,9 @@ export function databaseClientStamps(database: PrismaClient = db, options: { kep
       const rows = await direct.$queryRaw<{ accessToken: string; expires: Date | string | number | null }[]>`SELECT "accessToken", "expires" FROM "Session" WHERE "id" = ${`offline_${shop}`}`;
       const row = rows[0];
       if (!row) return null;
-      if (row.expires !== null && new Date(row.expires).getTime() - now() < TOKEN_REFRESH_MARGIN_MS + keptMs) return null;
+      // Within the library's refresh margin: the next load refreshes it. A kept client is checked again by each item,
+      // so none is used that close to the expiry.
+      if (row.expires !== null && new Date(row.expires).getTime() - now() < TOKEN_REFRESH_MARGIN_MS) return null;
       return createHash("sha256").update(row.accessToken).digest("base64url");
     },
     async service(shop, environment) {
@@ -114,19 +115,31 @@ export function createShopClientCache(
   const kept = { ttlMs, maxEntries: 256, now: options.now };
   const admins = createTtlCache<AdminGraphqlClient>(kept);
   const services = createTtlCache<Awaited<ReturnType<LabelContext["service"]>>>(kept);
-  const stamps = options.stamps ?? databaseClientStamps(db, { keptMs: ttlMs, now: options.now });
+  const stamps = options.stamps ?? databaseClientStamps(db, { now: options.now });
   const loadAdmin = options.loadAdmin ?? offlineAdminFor;
-  const loadService = options.loadService ?? labelServiceClientFor;
+  const loadService: (shop: string, environment: LabelEnvironment) => ReturnType<LabelContext["service"]> = options.loadService ?? labelServiceClientFor;
+  // Loads not kept (a null stamp) are still shared while under way: items starting together near a token's expiry
+  // make one refresh, not one each with the same refresh token.
+  const unkept = new Map<string, Promise<unknown>>();
+  const shared = <V>(key: string, load: () => Promise<V>): Promise<V> => {
+    const pending = unkept.get(key);
+    if (pending) return pending as Promise<V>;
+    const started = load().finally(() => unkept.delete(key));
+    unkept.set(key, started);
+    return started;
+  };
   return {
     async admin(shop, maxWaitMs) {
       const stamp = await stamps.admin(shop);
-      if (stamp === null) return loadAdmin(shop, maxWaitMs);
-      return admins.get(`${shop}|${maxWaitMs ?? ""}|${stamp}`, () => loadAdmin(shop, maxWaitMs));
+      const key = `${shop}|${maxWaitMs ?? ""}`;
+      if (stamp === null) return shared(`admin|${key}`, () => loadAdmin(shop, maxWaitMs));
+      return admins.get(`${key}|${stamp}`, () => loadAdmin(shop, maxWaitMs));
     },
     async service(shop, environment) {
       const stamp = await stamps.service(shop, environment);
-      if (stamp === null) return loadService(shop, environment);
-      return services.get(`${shop}|${environment}|${stamp}`, () => loadService(shop, environment));
+      const key = `${shop}|${environment}`;
+      if (stamp === null) return shared(`service|${key}`, () => loadService(shop, environment));
+      return services.get(`${key}|${stamp}`, () => loadService(shop, environment));
     },
   };
 }

@@ -137,11 +137,29 @@ describe("the app logger", () => {
         throw new Error("no");
       },
     });
-    expect(() => logger.info({ kept: new Kept(), throwing }, "odd objects")).not.toThrow();
-    const [formatted, later, odd] = entries();
+    const written = { toJSON: () => ({ account: { password: CANARIES.password }, count: 1 }) };
+    const failing = { toJSON: () => ({ zip: CANARIES.zip }) };
+    const list = Object.defineProperty([{ city: CANARIES.city }], "1", {
+      enumerable: true,
+      get() {
+        throw new Error("no");
+      },
+    });
+    const aggregate = Object.assign(new AggregateError([new Error("first")], "several"), { request: { token: CANARIES.token } });
+    expect(() => logger.info({ kept: new Kept(), throwing, written, failing, list }, "odd objects")).not.toThrow();
+    logger.error({ err: aggregate }, "several failed");
+    const [formatted, later, odd, failed] = entries();
     expect(formatted).toMatchObject({ formatted: true, account: { password: REDACTED } });
     expect(later).toMatchObject({ session: { accessToken: REDACTED } });
-    expect(odd).toMatchObject({ kept: { email: REDACTED }, throwing: { phone: REDACTED, broken: "[unreadable]" } });
+    expect(odd).toMatchObject({
+      // As toJSON writes it (its e-mail is not written), and redacted in what toJSON writes.
+      kept: { hidden: "x" },
+      throwing: { phone: REDACTED, broken: "[unreadable]" },
+      written: { account: { password: REDACTED }, count: 1 },
+      failing: { zip: REDACTED },
+      list: [{ city: REDACTED }, "[unreadable]"],
+    });
+    expect(failed).toMatchObject({ err: { type: "AggregateError", message: "several", request: { token: REDACTED }, aggregateErrors: [{ message: "first" }] } });
     expect(JSON.stringify(entries())).not.toMatch(/canary|Canari|camille/);
   });
 

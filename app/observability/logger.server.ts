@@ -89,41 +89,56 @@ function readSafely(source: Record<string, unknown>, key: string): unknown {
 }
 
 /** Error properties pino's error serializer reads that are own but not enumerable (`stack` is a getter on Node 24). */
-const ERROR_OWN_KEYS = ["message", "stack", "cause"] as const;
+const ERROR_OWN_KEYS = ["message", "stack", "cause", "errors"] as const;
 
 /**
  * A line's fields (or a child's bindings) with the value of every key of REDACTED_KEYS, at depth 0 to 2, replaced by
  * REDACTED (decision 0227). The caller's objects are never changed, and a line without such a key is returned as it
- * came. An object with something redacted inside is copied as plain values: an Error keeps its prototype (its type)
- * and its message, stack and cause; any other object becomes a plain object of its own enumerable properties. Byte
- * arrays are not walked.
+ * came. An object with something redacted inside is copied as plain values, each property read once: an Error keeps
+ * its prototype (its type) and its message, stack, cause and errors; any other object becomes a plain object of its
+ * own enumerable properties. An object with a toJSON is redacted as toJSON writes it. Byte arrays and dates are not
+ * walked.
  */
 export function redactFields<T>(value: T, depth = 0): T {
-  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
+  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value) || value instanceof Date) return value;
   const source = value as Record<string, unknown>;
-  let changes: Map<string, unknown> | undefined;
+  const isError = source instanceof Error;
+  // An object that says how it is written (toJSON) is redacted as it would be written; left as it is when nothing in
+  // that is redacted.
+  if (!isError && typeof source.toJSON === "function") {
+    let written: unknown;
+    try {
+      written = (source.toJSON as () => unknown)();
+    } catch {
+      return "[unreadable]" as T;
+    }
+    const redacted = redactFields(written, depth);
+    return (redacted === written ? value : redacted) as T;
+  }
+  const values = new Map<string, unknown>();
+  let changed = false;
   for (const key of Object.keys(source)) {
     if (REDACTED_KEYS.has(key)) {
-      (changes ??= new Map()).set(key, REDACTED);
+      values.set(key, REDACTED);
+      changed = true;
       continue;
     }
-    if (depth >= REDACT_DEPTH) continue;
     const inner = readSafely(source, key);
-    const next = redactFields(inner, depth + 1);
-    if (next !== inner) (changes ??= new Map()).set(key, next);
+    const next = depth < REDACT_DEPTH ? redactFields(inner, depth + 1) : inner;
+    values.set(key, next);
+    if (next !== inner) changed = true;
   }
-  if (!changes) return value;
+  if (!changed) return value;
   if (Array.isArray(source)) {
-    const copy = [...(source as unknown[])];
-    for (const [key, next] of changes) copy[Number(key)] = next;
+    const copy: unknown[] = new Array(source.length);
+    for (const [key, next] of values) copy[Number(key)] = next;
     return copy as T;
   }
-  const isError = source instanceof Error;
   const prototype = Object.getPrototypeOf(source) as object | null;
   const copy = Object.create(isError ? prototype : prototype === null ? null : Object.prototype) as Record<string, unknown>;
   const define = (key: string, enumerable: boolean, fieldValue: unknown) => Object.defineProperty(copy, key, { value: fieldValue, enumerable, writable: true, configurable: true });
-  if (isError) for (const key of ERROR_OWN_KEYS) if (Object.hasOwn(source, key)) define(key, false, readSafely(source, key));
-  for (const key of Object.keys(source)) define(key, true, changes.has(key) ? changes.get(key) : readSafely(source, key));
+  if (isError) for (const key of ERROR_OWN_KEYS) if (Object.hasOwn(source, key) && !values.has(key)) define(key, false, readSafely(source, key));
+  for (const [key, next] of values) define(key, true, next);
   return copy as T;
 }
 
