@@ -23,8 +23,7 @@
  * machine, their CPU decides how close a run can get).
  * Settings: BENCH_BULK_N, BENCH_BULK_PLANS, BENCH_BULK_WARM, BENCH_BULK_PG, BENCH_BULK_PG_PLAN, BENCH_BULK_LATENCY_MS
  * ("300-800"), LABEL_SERVICE_MAX_CONCURRENCY (default 4), BENCH_BULK_LOG_LEVEL (the app processes' LOG_LEVEL, default
- * info as in production); BENCH_CPU_PROF, a folder for the app processes' CPU
- * profiles. Nothing here asserts a figure.
+ * info as in production); BENCH_CPU_PROF, a folder for the app processes' CPU profiles. Nothing here asserts a figure.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -5,7 +5,8 @@
  * handled (AsyncLocalStorage, set by the server's request logging).
  *
  * Never logged: passwords, tokens, secrets, authorisation headers, cookies, a recipient's name, address, phone or
- * e-mail. Those keys are redacted at the top level and two objects deep (redactFields, tested); messages must not interpolate them.
+ * e-mail. Those keys are redacted at the top level and up to two objects deep (redactFields, tested); messages must
+ * not interpolate them.
  *
  * LOG_LEVEL: fatal | error | warn | info | debug | trace | silent (default info; silent under vitest unless set).
  * LOG_FORMAT=pretty prints one readable line per entry (development); JSON otherwise.
@@ -105,10 +106,11 @@ export function redactFields<T>(value: T, depth = 0): T {
   const isError = source instanceof Error;
   // An object that says how it is written (toJSON) is redacted as it would be written; left as it is when nothing in
   // that is redacted.
-  if (!isError && typeof source.toJSON === "function") {
+  const toJSON = isError ? undefined : readSafely(source, "toJSON");
+  if (typeof toJSON === "function") {
     let written: unknown;
     try {
-      written = (source.toJSON as () => unknown)();
+      written = (toJSON as () => unknown).call(source);
     } catch {
       return "[unreadable]" as T;
     }
