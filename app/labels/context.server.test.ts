@@ -1,5 +1,5 @@
-import { afterAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../test/helpers/test-db";
+import { describe, expect, it } from "vitest";
+import { BOTH_DATABASES, useDatabase } from "../../test/helpers/both-databases";
 import { DEMO_SHIPPING_SETTINGS } from "../demo/seed-demo-shop.server";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { AdminGraphqlClient } from "../shopify/admin-client";
@@ -109,12 +109,11 @@ describe("labelContextForShop with kept clients", () => {
   });
 });
 
-describe("databaseClientStamps", () => {
-  const database = createTestDatabase();
-  afterAll(() => database.close());
+describe.each(BOTH_DATABASES)("databaseClientStamps on %s", (_name, open) => {
+  let db: PrismaClient;
+  useDatabase(open, (client) => (db = client));
 
   it("names the offline session's token, and nothing for a shop without one or whose token is soon refreshed", async () => {
-    const db = database.prisma;
     let clock = Date.parse("2026-11-28T12:00:00Z");
     const stamps = databaseClientStamps(db, { now: () => clock });
     expect(await stamps.admin("a.myshopify.com")).toBeNull();
@@ -137,7 +136,6 @@ describe("databaseClientStamps", () => {
   });
 
   it("names when the label-service account was last saved, per environment", async () => {
-    const db = database.prisma;
     const stamps = databaseClientStamps(db);
     expect(await stamps.service("a.myshopify.com", "staging")).toBeNull();
     const saved = { shop: "a.myshopify.com", environment: "staging", email: "a@b.test", passwordCiphertext: "v1:x", keyVersion: 1 };
