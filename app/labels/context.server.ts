@@ -82,12 +82,12 @@ export interface ClientStamps {
 }
 
 export function databaseClientStamps(database: PrismaClient = db, options: { now?: () => number } = {}): ClientStamps {
-  const direct = statements(database);
   const now = options.now ?? Date.now;
+  // The client is looked up per call, not here: building the stamps at boot must not open the database.
   return {
     async admin(shop) {
       // The library's offline session id for a shop (shopify-api's getOfflineId).
-      const rows = await direct.$queryRaw<{ accessToken: string; expires: Date | string | number | null }[]>`SELECT "accessToken", "expires" FROM "Session" WHERE "id" = ${`offline_${shop}`}`;
+      const rows = await statements(database).$queryRaw<{ accessToken: string; expires: Date | string | number | null }[]>`SELECT "accessToken", "expires" FROM "Session" WHERE "id" = ${`offline_${shop}`}`;
       const row = rows[0];
       if (!row) return null;
       // Within the library's refresh margin: the next load refreshes it. A kept client is checked again by each item,
@@ -96,7 +96,7 @@ export function databaseClientStamps(database: PrismaClient = db, options: { now
       return createHash("sha256").update(row.accessToken).digest("base64url");
     },
     async service(shop, environment) {
-      const rows = await direct.$queryRaw<{ updatedAt: Date | string | number }[]>`SELECT "updatedAt" FROM "LabelServiceAccount" WHERE "shop" = ${shop} AND "environment" = ${environment}`;
+      const rows = await statements(database).$queryRaw<{ updatedAt: Date | string | number }[]>`SELECT "updatedAt" FROM "LabelServiceAccount" WHERE "shop" = ${shop} AND "environment" = ${environment}`;
       return rows[0] ? String(new Date(rows[0].updatedAt).getTime()) : null;
     },
   };
@@ -111,8 +111,7 @@ export function createShopClientCache(
     loadService?: (shop: string, environment: LabelEnvironment) => ReturnType<LabelContext["service"]>;
   } = {},
 ): ShopClientCache {
-  const ttlMs = options.ttlMs ?? SHOP_CLIENTS_KEPT_MS;
-  const kept = { ttlMs, maxEntries: 256, now: options.now };
+  const kept = { ttlMs: options.ttlMs ?? SHOP_CLIENTS_KEPT_MS, maxEntries: 256, now: options.now };
   const admins = createTtlCache<AdminGraphqlClient>(kept);
   const services = createTtlCache<Awaited<ReturnType<LabelContext["service"]>>>(kept);
   const stamps = options.stamps ?? databaseClientStamps(db, { now: options.now });
