@@ -6,9 +6,9 @@
  * the app's alone.
  *
  * Runs, in order: the embedded queue on SQLite (one app process) on each plan of BENCH_BULK_PLANS (default
- * "standard,advanced,plus"); then a warm run on the last of those plans: one app process runs a first job of as many
- * other orders, unmeasured, then the cold run's job, measured alike from its preflight on (BENCH_BULK_WARM=0 skips
- * it); then pg-boss on PostgreSQL with two worker processes (scripts/bench-bulk/worker.ts) on BENCH_BULK_PG_PLAN
+ * "standard,advanced,plus"); then a warm run on the last of those plans: one app process runs BENCH_BULK_WARM jobs
+ * (default 3) of as many other orders each, unmeasured, then the cold run's job, measured alike from its preflight on
+ * (BENCH_BULK_WARM=0 skips it; V8 is still optimizing the label path after one such job, decision 0228); then pg-boss on PostgreSQL with two worker processes (scripts/bench-bulk/worker.ts) on BENCH_BULK_PG_PLAN
  * (default standard), in a database created for the run and dropped after it (TEST_POSTGRES_URL's server, default
  * postgresql://postgres@127.0.0.1:5432/test). BENCH_BULK_PG=0 skips it.
  *
@@ -197,24 +197,25 @@ type WorkerResult = { budgetStatements: number; userMs: number; systemMs: number
 
 /**
  * One bulk job of `n` orders on `plan`: SQLite in an app process of its own, or PostgreSQL in child processes (two
- * workers). `warm` (SQLite only): the app process first runs a job of `n` other orders, unmeasured, as a process
- * that has served for a while would have; the figures are the second job's, from its preflight on.
+ * workers). `warmJobs` (SQLite only): the app process first runs that many jobs of `n` other orders each,
+ * unmeasured, as a process that has served for a while would have; the figures are the next job's, from its preflight on.
  */
-async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "postgresql", warm = false): Promise<Run> {
+async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "postgresql", warmJobs = 0): Promise<Run> {
+  const warm = warmJobs > 0;
   const { n, minMs, maxMs, concurrency } = settings;
   const dir = mkdtempSync(path.join(tmpdir(), "etiquette-bench-bulk-"));
   const children: ChildProcess[] = [];
   let dropDatabase = async () => {};
   try {
-    // A warm run measures the cold run's orders and warms up on as many others.
-    const seeded = benchSeed(warm ? 2 * n : n, path.join(dir, "seed.json"));
+    // A warm run measures the cold run's orders and warms up on others, `n` per job.
+    const seeded = benchSeed((1 + warmJobs) * n, path.join(dir, "seed.json"));
     const orderIds = seeded.slice(0, n);
     const [emulator, sandbox] = await Promise.all([
       startServer("emulators/shopify-admin/cli.ts", { SHOPIFY_EMULATOR_PORT: "0", SHOPIFY_EMULATOR_SEED: path.join(dir, "seed.json"), SHOPIFY_EMULATOR_PLAN: plan }),
       startServer("emulators/label-sandbox/cli.ts", { LABEL_SANDBOX_PORT: "0", LABEL_SANDBOX_FAULTS: JSON.stringify({ latency: { probability: 1, minMs, maxMs } }) }),
     ]);
     children.push(emulator.child, sandbox.child);
-    // What the emulators counted before the measured job (for a warm run, taken again once the first job is done;
+    // What the emulators counted before the measured job (for a warm run, taken again once the unmeasured jobs are done;
     // the sandbox's purchases and time in flight start from zero either way).
     const baseline = async () => ({
       points: await costs(emulator.url),
@@ -239,9 +240,9 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json"), ...warmUp });
       children.push(child);
       if (warm) {
-        // The first job is done: the emulators' counts start again from here (the sandbox's in-flight tally from the
+        // The unmeasured jobs are done: the emulators' counts start again from here (the sandbox's in-flight tally from the
         // next purchase, as in a cold run), then the app process goes on with the measured job's preflight.
-        await waitFor(child, /^warm$/m, "app process (its first job)", JOB_TIMEOUT_MS);
+        await waitFor(child, /^warm$/m, "app process (its unmeasured jobs)", JOB_TIMEOUT_MS);
         await fetch(`${sandbox.url}/__admin/stats`, { method: "DELETE" });
         before = await baseline();
         writeFileSync(warmUp.BENCH_WORKER_GO!, "");
@@ -250,7 +251,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       // It exits by itself once it printed; a profiled one needs the time to write its profile.
       if (process.env.BENCH_CPU_PROF && child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
       peakRssMb.push(figures.peakRss / 1024 / 1024);
-      label = warm ? "embedded queue on SQLite, 1 app process, its second job (warm)" : "embedded queue on SQLite, 1 app process";
+      label = warm ? `embedded queue on SQLite, 1 app process, after ${warmJobs} unmeasured jobs of ${n} orders (warm)` : "embedded queue on SQLite, 1 app process";
     } else {
       const database = await createPostgresTestDatabase();
       dropDatabase = database.drop;
@@ -389,6 +390,8 @@ export async function benchBulk(): Promise<void> {
   const pgPlan = process.env.BENCH_BULK_PG_PLAN ?? "standard";
   const [minMs, maxMs] = (process.env.BENCH_BULK_LATENCY_MS ?? "300-800").split("-").map(Number) as [number, number];
   const concurrency = Number(process.env.LABEL_SERVICE_MAX_CONCURRENCY ?? 4);
+  const warmJobs = Number(process.env.BENCH_BULK_WARM ?? 3);
+  if (!Number.isInteger(warmJobs) || warmJobs < 0) throw new Error(`BENCH_BULK_WARM must be a whole number of jobs, 0 to skip the warm run (got "${process.env.BENCH_BULK_WARM}")`);
   for (const plan of [...plans, pgPlan]) {
     if (!PLAN_BUCKETS[plan]) throw new Error(`plans must be among ${Object.keys(PLAN_BUCKETS).join(", ")} (got "${plan}")`);
   }
@@ -402,6 +405,6 @@ export async function benchBulk(): Promise<void> {
   for (const plan of plans) report(await runJob(settings, plan, "sqlite"), base);
   // A process that has served for a while: its code compiled and optimized, its caches filled (BENCH_BULK_WARM=0 skips it).
   const lastPlan = plans.at(-1);
-  if (lastPlan && process.env.BENCH_BULK_WARM !== "0") report(await runJob(settings, lastPlan, "sqlite", true), base);
+  if (lastPlan && warmJobs > 0) report(await runJob(settings, lastPlan, "sqlite", warmJobs), base);
   if (process.env.BENCH_BULK_PG !== "0") report(await runJob(settings, pgPlan, "postgresql"), base);
 }

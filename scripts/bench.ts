@@ -15,11 +15,11 @@
  *
  *  - admin extensions: each built bundle's deflated size beside Shopify's 64 KB limit (scripts/extension-sizes.ts).
  *
- *  - bulk: 500-order bulk jobs (BENCH_BULK_N) on each Shopify plan (SQLite, the embedded queue), once more in a warm
- *    app process, and on PostgreSQL with pg-boss and two workers, against the sandbox's latency and the emulator's
- *    cost throttle, each against its physical bound (scripts/bench-bulk.ts). About 25 minutes of the whole bench's
- *    time (the Standard plan's budget alone bounds a job at 6 to 7 minutes); BENCH_BULK_PLANS=plus BENCH_BULK_PG=0
- *    BENCH_BULK_WARM=0 takes under 2.
+ *  - bulk: 500-order bulk jobs (BENCH_BULK_N) on each Shopify plan (SQLite, the embedded queue), once more in an app
+ *    process warmed by three unmeasured jobs (BENCH_BULK_WARM), and on PostgreSQL with pg-boss and two workers,
+ *    against the sandbox's latency and the emulator's cost throttle, each against its physical bound
+ *    (scripts/bench-bulk.ts). About 30 minutes of the whole bench's time (the Standard plan's budget alone bounds a
+ *    job at 6 to 7 minutes); BENCH_BULK_PLANS=plus BENCH_BULK_PG=0 BENCH_BULK_WARM=0 takes under 2.
  *
  * BENCH_ONLY=speed, shopify, bulk, extensions or print runs only that one (print: scripts/bench-print.ts, merging 500
  * labels into one PDF).

@@ -73,13 +73,6 @@ export async function anyItemLeft(db: Raw, jobId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** How many of the job's items are still to run (QUEUED or RUNNING). */
-export async function itemsLeft(db: Raw, jobId: string): Promise<number> {
-  const rows = await statements(db).$queryRaw<{ left: number | bigint }[]>`SELECT COUNT(*) AS "left" FROM "BulkJobItem"
-    WHERE "jobId" = ${jobId} AND "status" IN (${Prisma.join([...UNFINISHED_ITEM_STATUSES])})`;
-  return Number(rows[0]?.left ?? 0);
-}
-
 /** A new item of a job, as the job's creation knows it. */
 export interface NewItem {
   shop: string;

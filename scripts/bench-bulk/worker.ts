@@ -6,9 +6,10 @@
  *  - "creator": creates the job of BENCH_WORKER_ORDERS (a JSON file of order ids), waits for it, prints
  *    `result {...}` (the job's figures, runBulkJob) and exits. It runs no item.
  *  - "embedded": the same, and it runs the items too (the SQLite run: one app process with the embedded queue).
- *    With BENCH_WORKER_WARM_UP_ORDERS it first runs a job of those orders, unmeasured (the warm run).
+ *    With BENCH_WORKER_WARM_UP_ORDERS it first runs those orders, unmeasured, in jobs as large as the measured one
+ *    (the warm run).
  * Each run gets fresh processes: the demo's Admin endpoint is installed once per process (app/demo), and the CPU and
- * RSS measured are that run's alone (a warm run's are its second job's, from where its first job left them).
+ * RSS measured are that run's alone (a warm run's are its measured job's, from where the unmeasured ones left them).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -22,9 +23,11 @@ if (role === "creator" || role === "embedded") {
   const app = await benchApp(config, { work: role === "embedded" });
   const orders = (file: string) => JSON.parse(readFileSync(file, "utf8")) as string[];
   if (process.env.BENCH_WORKER_WARM_UP_ORDERS) {
-    // A warm run: a first job, unmeasured; then `warm`, and the measured job once the bench has started its counts
-    // again (it creates the file BENCH_WORKER_GO).
-    await runBulkJob(app, orders(process.env.BENCH_WORKER_WARM_UP_ORDERS));
+    // A warm run: jobs as large as the measured one, unmeasured; then `warm`, and the measured job once the bench has
+    // started its counts again (it creates the file BENCH_WORKER_GO).
+    const measured = orders(process.env.BENCH_WORKER_ORDERS!).length;
+    const warmUp = orders(process.env.BENCH_WORKER_WARM_UP_ORDERS);
+    for (let from = 0; from < warmUp.length; from += measured) await runBulkJob(app, warmUp.slice(from, from + measured));
     console.log("warm");
     while (!existsSync(process.env.BENCH_WORKER_GO!)) await new Promise((resolve) => setTimeout(resolve, 20));
   }
