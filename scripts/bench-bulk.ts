@@ -8,8 +8,9 @@
  * Runs, in order: the embedded queue on SQLite (one app process) on each plan of BENCH_BULK_PLANS (default
  * "standard,advanced,plus"); then a warm run on the last of those plans: one app process runs BENCH_BULK_WARM jobs
  * (default 3) of as many other orders each, unmeasured, then the cold run's job, measured alike from its preflight on
- * (BENCH_BULK_WARM=0 skips it; V8 is still optimizing the label path after one such job, decision 0228); then pg-boss on PostgreSQL with two worker processes (scripts/bench-bulk/worker.ts) on BENCH_BULK_PG_PLAN
- * (default standard), in a database created for the run and dropped after it (TEST_POSTGRES_URL's server, default
+ * (BENCH_BULK_WARM=0 skips it; V8 is still optimizing the label path after one such job, decision 0228); then
+ * pg-boss on PostgreSQL with two worker processes (scripts/bench-bulk/worker.ts) on BENCH_BULK_PG_PLAN (default
+ * standard), in a database created for the run and dropped after it (TEST_POSTGRES_URL's server, default
  * postgresql://postgres@127.0.0.1:5432/test). BENCH_BULK_PG=0 skips it.
  *
  * Printed per job: wall time; the physical bound max(P·L/C, N·c/restore) with P the labels the sandbox sold (an order
@@ -242,7 +243,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       if (warm) {
         // The unmeasured jobs are done: the emulators' counts start again from here (the sandbox's in-flight tally from the
         // next purchase, as in a cold run), then the app process goes on with the measured job's preflight.
-        await waitFor(child, /^warm$/m, "app process (its unmeasured jobs)", JOB_TIMEOUT_MS);
+        await waitFor(child, /^warm$/m, "app process (its unmeasured jobs)", JOB_TIMEOUT_MS * warmJobs);
         await fetch(`${sandbox.url}/__admin/stats`, { method: "DELETE" });
         before = await baseline();
         writeFileSync(warmUp.BENCH_WORKER_GO!, "");
@@ -251,7 +252,7 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       // It exits by itself once it printed; a profiled one needs the time to write its profile.
       if (process.env.BENCH_CPU_PROF && child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
       peakRssMb.push(figures.peakRss / 1024 / 1024);
-      label = warm ? `embedded queue on SQLite, 1 app process, after ${warmJobs} unmeasured jobs of ${n} orders (warm)` : "embedded queue on SQLite, 1 app process";
+      label = warm ? `embedded queue on SQLite, 1 app process, after ${warmJobs} unmeasured job${warmJobs === 1 ? "" : "s"} of ${n} orders (warm)` : "embedded queue on SQLite, 1 app process";
     } else {
       const database = await createPostgresTestDatabase();
       dropDatabase = database.drop;
@@ -390,8 +391,9 @@ export async function benchBulk(): Promise<void> {
   const pgPlan = process.env.BENCH_BULK_PG_PLAN ?? "standard";
   const [minMs, maxMs] = (process.env.BENCH_BULK_LATENCY_MS ?? "300-800").split("-").map(Number) as [number, number];
   const concurrency = Number(process.env.LABEL_SERVICE_MAX_CONCURRENCY ?? 4);
-  const warmJobs = Number(process.env.BENCH_BULK_WARM ?? 3);
-  if (!Number.isInteger(warmJobs) || warmJobs < 0) throw new Error(`BENCH_BULK_WARM must be a whole number of jobs, 0 to skip the warm run (got "${process.env.BENCH_BULK_WARM}")`);
+  const warmSetting = process.env.BENCH_BULK_WARM?.trim() || "3";
+  if (!/^[0-9]+$/.test(warmSetting)) throw new Error(`BENCH_BULK_WARM must be a whole number of jobs, 0 to skip the warm run (got "${process.env.BENCH_BULK_WARM}")`);
+  const warmJobs = Number(warmSetting);
   for (const plan of [...plans, pgPlan]) {
     if (!PLAN_BUCKETS[plan]) throw new Error(`plans must be among ${Object.keys(PLAN_BUCKETS).join(", ")} (got "${plan}")`);
   }
