@@ -199,7 +199,8 @@ type WorkerResult = { budgetStatements: number; userMs: number; systemMs: number
 /**
  * One bulk job of `n` orders on `plan`: SQLite in an app process of its own, or PostgreSQL in child processes (two
  * workers). `warmJobs` (SQLite only): the app process first runs that many jobs of `n` other orders each,
- * unmeasured, as a process that has served for a while would have; the figures are the next job's, from its preflight on.
+ * unmeasured, as a process that has served for a while would have; the figures are the next job's, from its
+ * preflight on.
  */
 async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "postgresql", warmJobs = 0): Promise<Run> {
   const warm = warmJobs > 0;
@@ -216,8 +217,8 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       startServer("emulators/label-sandbox/cli.ts", { LABEL_SANDBOX_PORT: "0", LABEL_SANDBOX_FAULTS: JSON.stringify({ latency: { probability: 1, minMs, maxMs } }) }),
     ]);
     children.push(emulator.child, sandbox.child);
-    // What the emulators counted before the measured job (for a warm run, taken again once the unmeasured jobs are done;
-    // the sandbox's purchases and time in flight start from zero either way).
+    // What the emulators counted before the measured job (for a warm run, taken again once the unmeasured jobs are
+    // done; the sandbox's purchases and time in flight start from zero either way).
     const baseline = async () => ({
       points: await costs(emulator.url),
       emulatorCpuMs: processCpuMs(emulator.child.pid),
@@ -241,8 +242,8 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       const child = spawnTs("scripts/bench-bulk/worker.ts", { BENCH_WORKER_ROLE: "embedded", BENCH_WORKER_CONFIG: JSON.stringify(config), BENCH_WORKER_ORDERS: path.join(dir, "orders.json"), ...warmUp });
       children.push(child);
       if (warm) {
-        // The unmeasured jobs are done: the emulators' counts start again from here (the sandbox's in-flight tally from the
-        // next purchase, as in a cold run), then the app process goes on with the measured job's preflight.
+        // The unmeasured jobs are done: the emulators' counts start again from here (the sandbox's in-flight tally from
+        // the next purchase, as in a cold run), then the app process goes on with the measured job's preflight.
         await waitFor(child, /^warm$/m, "app process (its unmeasured jobs)", JOB_TIMEOUT_MS * warmJobs);
         await fetch(`${sandbox.url}/__admin/stats`, { method: "DELETE" });
         before = await baseline();
@@ -252,7 +253,8 @@ async function runJob(settings: Settings, plan: string, adapter: "sqlite" | "pos
       // It exits by itself once it printed; a profiled one needs the time to write its profile.
       if (process.env.BENCH_CPU_PROF && child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
       peakRssMb.push(figures.peakRss / 1024 / 1024);
-      label = warm ? `embedded queue on SQLite, 1 app process, after ${warmJobs} unmeasured job${warmJobs === 1 ? "" : "s"} of ${n} orders (warm)` : "embedded queue on SQLite, 1 app process";
+      const warmUpJobs = `${warmJobs} unmeasured job${warmJobs === 1 ? "" : "s"} of ${n} orders`;
+      label = warm ? `embedded queue on SQLite, 1 app process, after ${warmUpJobs} (warm)` : "embedded queue on SQLite, 1 app process";
     } else {
       const database = await createPostgresTestDatabase();
       dropDatabase = database.drop;
@@ -392,7 +394,9 @@ export async function benchBulk(): Promise<void> {
   const [minMs, maxMs] = (process.env.BENCH_BULK_LATENCY_MS ?? "300-800").split("-").map(Number) as [number, number];
   const concurrency = Number(process.env.LABEL_SERVICE_MAX_CONCURRENCY ?? 4);
   const warmSetting = process.env.BENCH_BULK_WARM?.trim() || "3";
-  if (!/^[0-9]+$/.test(warmSetting)) throw new Error(`BENCH_BULK_WARM must be a whole number of jobs, 0 to skip the warm run (got "${process.env.BENCH_BULK_WARM}")`);
+  if (!/^[0-9]+$/.test(warmSetting)) {
+    throw new Error(`BENCH_BULK_WARM must be a whole number of jobs, 0 to skip the warm run (got "${process.env.BENCH_BULK_WARM}")`);
+  }
   const warmJobs = Number(warmSetting);
   for (const plan of [...plans, pgPlan]) {
     if (!PLAN_BUCKETS[plan]) throw new Error(`plans must be among ${Object.keys(PLAN_BUCKETS).join(", ")} (got "${plan}")`);
