@@ -117,27 +117,22 @@ export function createShopClientCache(
   const stamps = options.stamps ?? databaseClientStamps(db, { now: options.now });
   const loadAdmin = options.loadAdmin ?? offlineAdminFor;
   const loadService: (shop: string, environment: LabelEnvironment) => ReturnType<LabelContext["service"]> = options.loadService ?? labelServiceClientFor;
-  // Loads not kept (a null stamp) are still shared while under way: items starting together near a token's expiry
-  // make one refresh, not one each with the same refresh token.
-  const unkept = new Map<string, Promise<unknown>>();
-  const shared = <V>(key: string, load: () => Promise<V>): Promise<V> => {
-    const pending = unkept.get(key);
-    if (pending) return pending as Promise<V>;
-    const started = load().finally(() => unkept.delete(key));
-    unkept.set(key, started);
-    return started;
-  };
+  // Loads not kept (a null stamp) are still shared while under way, by caches that keep nothing once a load is done:
+  // items starting together near a token's expiry make one refresh, not one each with the same refresh token.
+  const underWay = { ttlMs: 0, maxEntries: 256, now: options.now };
+  const adminLoads = createTtlCache<AdminGraphqlClient>(underWay);
+  const serviceLoads = createTtlCache<Awaited<ReturnType<LabelContext["service"]>>>(underWay);
   return {
     async admin(shop, maxWaitMs) {
       const stamp = await stamps.admin(shop);
       const key = `${shop}|${maxWaitMs ?? ""}`;
-      if (stamp === null) return shared(`admin|${key}`, () => loadAdmin(shop, maxWaitMs));
+      if (stamp === null) return adminLoads.get(key, () => loadAdmin(shop, maxWaitMs));
       return admins.get(`${key}|${stamp}`, () => loadAdmin(shop, maxWaitMs));
     },
     async service(shop, environment) {
       const stamp = await stamps.service(shop, environment);
       const key = `${shop}|${environment}`;
-      if (stamp === null) return shared(`service|${key}`, () => loadService(shop, environment));
+      if (stamp === null) return serviceLoads.get(key, () => loadService(shop, environment));
       return services.get(`${key}|${stamp}`, () => loadService(shop, environment));
     },
   };
